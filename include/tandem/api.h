@@ -1,0 +1,245 @@
+/* The OpenSHMEM 1.6 routines Tandem provides, declared once for two prefixes.  shmem.h
+ * includes this file with TANDEM_PREFIX defined as shmem_, pshmem.h with pshmem_ (the
+ * profiling names).  There is deliberately no include guard. */
+#ifndef TANDEM_PREFIX
+#error "include <shmem.h> or <pshmem.h>, not <tandem/api.h>"
+#endif
+
+#define TANDEM_CAT_(a, b) a##b
+#define TANDEM_CAT(a, b) TANDEM_CAT_(a, b)
+#define TANDEM_NAME(suffix) TANDEM_CAT(TANDEM_PREFIX, suffix)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Setup, exit and query. */
+void TANDEM_NAME(init)(void);
+int TANDEM_NAME(init_thread)(int requested, int *provided);
+void TANDEM_NAME(query_thread)(int *provided);
+void TANDEM_NAME(query_initialized)(int *initialized);
+void TANDEM_NAME(finalize)(void);
+void TANDEM_NAME(global_exit)(int status);
+int TANDEM_NAME(my_pe)(void);
+int TANDEM_NAME(n_pes)(void);
+int TANDEM_NAME(pe_accessible)(int pe);
+int TANDEM_NAME(addr_accessible)(const void *addr, int pe);
+void *TANDEM_NAME(ptr)(const void *dest, int pe);
+void TANDEM_NAME(info_get_version)(int *major, int *minor);
+void TANDEM_NAME(info_get_name)(char *name);
+
+/* Memory management. */
+void *TANDEM_NAME(malloc)(size_t size);
+void *TANDEM_NAME(calloc)(size_t count, size_t size);
+void *TANDEM_NAME(align)(size_t alignment, size_t size);
+void *TANDEM_NAME(realloc)(void *ptr, size_t size);
+void *TANDEM_NAME(malloc_with_hints)(size_t size, long hints);
+void TANDEM_NAME(free)(void *ptr);
+
+/* Contexts. */
+int TANDEM_NAME(ctx_create)(long options, shmem_ctx_t *ctx);
+void TANDEM_NAME(ctx_destroy)(shmem_ctx_t ctx);
+
+/* Typed RMA, for every standard RMA type; each has a shmem_ctx_ twin. */
+#define TANDEM_DECLARE_RMA(T, N) \
+  void TANDEM_NAME(N##_put)(T *dest, const T *source, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_##N##_put)(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe); \
+  void TANDEM_NAME(N##_get)(T *dest, const T *source, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_##N##_get)(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe); \
+  void TANDEM_NAME(N##_put_nbi)(T *dest, const T *source, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_##N##_put_nbi)(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe); \
+  void TANDEM_NAME(N##_get_nbi)(T *dest, const T *source, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_##N##_get_nbi)(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe); \
+  void TANDEM_NAME(N##_p)(T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_p)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  T TANDEM_NAME(N##_g)(const T *source, int pe); \
+  T TANDEM_NAME(ctx_##N##_g)(shmem_ctx_t ctx, const T *source, int pe); \
+  void TANDEM_NAME(N##_iput)(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_##N##_iput)(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+  void TANDEM_NAME(N##_iget)(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_##N##_iget)(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+  void TANDEM_NAME(N##_ibput)(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+  void TANDEM_NAME(ctx_##N##_ibput)(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+  void TANDEM_NAME(N##_ibget)(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+  void TANDEM_NAME(ctx_##N##_ibget)(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+  void TANDEM_NAME(N##_put_signal)(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
+  void TANDEM_NAME(ctx_##N##_put_signal)(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
+  void TANDEM_NAME(N##_put_signal_nbi)(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
+  void TANDEM_NAME(ctx_##N##_put_signal_nbi)(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+TANDEM_RMA_TYPES(TANDEM_DECLARE_RMA)
+#undef TANDEM_DECLARE_RMA
+
+/* Sized RMA: put8 ... put128 (BITS is the element width; void pointers). */
+#define TANDEM_DECLARE_SIZED(BITS, E) \
+  void TANDEM_NAME(put##BITS)(void *dest, const void *source, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_put##BITS)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe); \
+  void TANDEM_NAME(get##BITS)(void *dest, const void *source, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_get##BITS)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe); \
+  void TANDEM_NAME(put##BITS##_nbi)(void *dest, const void *source, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_put##BITS##_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe); \
+  void TANDEM_NAME(get##BITS##_nbi)(void *dest, const void *source, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_get##BITS##_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe); \
+  void TANDEM_NAME(iput##BITS)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_iput##BITS)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+  void TANDEM_NAME(iget##BITS)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+  void TANDEM_NAME(ctx_iget##BITS)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
+  void TANDEM_NAME(ibput##BITS)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+  void TANDEM_NAME(ctx_ibput##BITS)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+  void TANDEM_NAME(ibget##BITS)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+  void TANDEM_NAME(ctx_ibget##BITS)(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+  void TANDEM_NAME(put##BITS##_signal)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
+  void TANDEM_NAME(ctx_put##BITS##_signal)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
+  void TANDEM_NAME(put##BITS##_signal_nbi)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
+  void TANDEM_NAME(ctx_put##BITS##_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+TANDEM_RMA_SIZES(TANDEM_DECLARE_SIZED)
+#undef TANDEM_DECLARE_SIZED
+
+/* Byte-granular RMA. */
+void TANDEM_NAME(putmem)(void *dest, const void *source, size_t nelems, int pe);
+void TANDEM_NAME(ctx_putmem)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void TANDEM_NAME(getmem)(void *dest, const void *source, size_t nelems, int pe);
+void TANDEM_NAME(ctx_getmem)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void TANDEM_NAME(putmem_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void TANDEM_NAME(ctx_putmem_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void TANDEM_NAME(getmem_nbi)(void *dest, const void *source, size_t nelems, int pe);
+void TANDEM_NAME(ctx_getmem_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe);
+void TANDEM_NAME(putmem_signal)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void TANDEM_NAME(ctx_putmem_signal)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void TANDEM_NAME(putmem_signal_nbi)(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+void TANDEM_NAME(ctx_putmem_signal_nbi)(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+
+/* Signals. */
+uint64_t TANDEM_NAME(signal_fetch)(const uint64_t *sig_addr);
+void TANDEM_NAME(signal_add)(uint64_t *sig_addr, uint64_t signal, int pe);
+void TANDEM_NAME(ctx_signal_add)(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void TANDEM_NAME(signal_set)(uint64_t *sig_addr, uint64_t signal, int pe);
+void TANDEM_NAME(ctx_signal_set)(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+uint64_t TANDEM_NAME(signal_wait_until)(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+
+/* Atomic memory operations. */
+#define TANDEM_DECLARE_AMO_EXTENDED(T, N) \
+  T TANDEM_NAME(N##_atomic_fetch)(const T *source, int pe); \
+  T TANDEM_NAME(ctx_##N##_atomic_fetch)(shmem_ctx_t ctx, const T *source, int pe); \
+  void TANDEM_NAME(N##_atomic_set)(T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_set)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  T TANDEM_NAME(N##_atomic_swap)(T *dest, T value, int pe); \
+  T TANDEM_NAME(ctx_##N##_atomic_swap)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  void TANDEM_NAME(N##_atomic_fetch_nbi)(T *fetch, const T *source, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_fetch_nbi)(shmem_ctx_t ctx, T *fetch, const T *source, int pe); \
+  void TANDEM_NAME(N##_atomic_swap_nbi)(T *fetch, T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_swap_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe);
+TANDEM_AMO_EXTENDED_TYPES(TANDEM_DECLARE_AMO_EXTENDED)
+#undef TANDEM_DECLARE_AMO_EXTENDED
+
+#define TANDEM_DECLARE_AMO_STANDARD(T, N) \
+  T TANDEM_NAME(N##_atomic_compare_swap)(T *dest, T cond, T value, int pe); \
+  T TANDEM_NAME(ctx_##N##_atomic_compare_swap)(shmem_ctx_t ctx, T *dest, T cond, T value, int pe); \
+  T TANDEM_NAME(N##_atomic_fetch_inc)(T *dest, int pe); \
+  T TANDEM_NAME(ctx_##N##_atomic_fetch_inc)(shmem_ctx_t ctx, T *dest, int pe); \
+  void TANDEM_NAME(N##_atomic_inc)(T *dest, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_inc)(shmem_ctx_t ctx, T *dest, int pe); \
+  T TANDEM_NAME(N##_atomic_fetch_add)(T *dest, T value, int pe); \
+  T TANDEM_NAME(ctx_##N##_atomic_fetch_add)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  void TANDEM_NAME(N##_atomic_add)(T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_add)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  void TANDEM_NAME(N##_atomic_compare_swap_nbi)(T *fetch, T *dest, T cond, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_compare_swap_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, T cond, T value, int pe); \
+  void TANDEM_NAME(N##_atomic_fetch_inc_nbi)(T *fetch, T *dest, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_fetch_inc_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, int pe); \
+  void TANDEM_NAME(N##_atomic_fetch_add_nbi)(T *fetch, T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_fetch_add_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe);
+TANDEM_AMO_STANDARD_TYPES(TANDEM_DECLARE_AMO_STANDARD)
+#undef TANDEM_DECLARE_AMO_STANDARD
+
+#define TANDEM_DECLARE_AMO_BITWISE(T, N) \
+  T TANDEM_NAME(N##_atomic_fetch_and)(T *dest, T value, int pe); \
+  T TANDEM_NAME(ctx_##N##_atomic_fetch_and)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  T TANDEM_NAME(N##_atomic_fetch_or)(T *dest, T value, int pe); \
+  T TANDEM_NAME(ctx_##N##_atomic_fetch_or)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  T TANDEM_NAME(N##_atomic_fetch_xor)(T *dest, T value, int pe); \
+  T TANDEM_NAME(ctx_##N##_atomic_fetch_xor)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  void TANDEM_NAME(N##_atomic_and)(T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_and)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  void TANDEM_NAME(N##_atomic_or)(T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_or)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  void TANDEM_NAME(N##_atomic_xor)(T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_xor)(shmem_ctx_t ctx, T *dest, T value, int pe); \
+  void TANDEM_NAME(N##_atomic_fetch_and_nbi)(T *fetch, T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_fetch_and_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe); \
+  void TANDEM_NAME(N##_atomic_fetch_or_nbi)(T *fetch, T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_fetch_or_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe); \
+  void TANDEM_NAME(N##_atomic_fetch_xor_nbi)(T *fetch, T *dest, T value, int pe); \
+  void TANDEM_NAME(ctx_##N##_atomic_fetch_xor_nbi)(shmem_ctx_t ctx, T *fetch, T *dest, T value, int pe);
+TANDEM_AMO_BITWISE_TYPES(TANDEM_DECLARE_AMO_BITWISE)
+#undef TANDEM_DECLARE_AMO_BITWISE
+
+/* Deprecated unprefixed atomics (shmem_int_fadd, ...). */
+#define TANDEM_DECLARE_AMO_DEPRECATED_EXTENDED(T, N) \
+  T TANDEM_NAME(N##_fetch)(const T *source, int pe); \
+  void TANDEM_NAME(N##_set)(T *dest, T value, int pe); \
+  T TANDEM_NAME(N##_swap)(T *dest, T value, int pe);
+TANDEM_AMO_DEPRECATED_EXTENDED_TYPES(TANDEM_DECLARE_AMO_DEPRECATED_EXTENDED)
+#undef TANDEM_DECLARE_AMO_DEPRECATED_EXTENDED
+#define TANDEM_DECLARE_AMO_DEPRECATED(T, N) \
+  T TANDEM_NAME(N##_cswap)(T *dest, T cond, T value, int pe); \
+  T TANDEM_NAME(N##_finc)(T *dest, int pe); \
+  void TANDEM_NAME(N##_inc)(T *dest, int pe); \
+  T TANDEM_NAME(N##_fadd)(T *dest, T value, int pe); \
+  void TANDEM_NAME(N##_add)(T *dest, T value, int pe);
+TANDEM_AMO_DEPRECATED_TYPES(TANDEM_DECLARE_AMO_DEPRECATED)
+#undef TANDEM_DECLARE_AMO_DEPRECATED
+
+/* Ordering and completion. */
+void TANDEM_NAME(fence)(void);
+void TANDEM_NAME(ctx_fence)(shmem_ctx_t ctx);
+void TANDEM_NAME(quiet)(void);
+void TANDEM_NAME(ctx_quiet)(shmem_ctx_t ctx);
+void TANDEM_NAME(pe_quiet)(const int *target_pes, size_t npes);
+void TANDEM_NAME(ctx_pe_quiet)(shmem_ctx_t ctx, const int *target_pes, size_t npes);
+
+/* Barriers. */
+void TANDEM_NAME(barrier_all)(void);
+void TANDEM_NAME(sync_all)(void);
+
+/* Point-to-point synchronisation. */
+#define TANDEM_DECLARE_P2P(T, N) \
+  void TANDEM_NAME(N##_wait_until)(T *ivar, int cmp, T cmp_value); \
+  void TANDEM_NAME(N##_wait_until_all)(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value); \
+  size_t TANDEM_NAME(N##_wait_until_any)(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value); \
+  size_t TANDEM_NAME(N##_wait_until_some)(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, T cmp_value); \
+  void TANDEM_NAME(N##_wait_until_all_vector)(T *ivars, size_t nelems, const int *status, int cmp, T *cmp_values); \
+  size_t TANDEM_NAME(N##_wait_until_any_vector)(T *ivars, size_t nelems, const int *status, int cmp, T *cmp_values); \
+  size_t TANDEM_NAME(N##_wait_until_some_vector)(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, T *cmp_values); \
+  int TANDEM_NAME(N##_test)(T *ivar, int cmp, T cmp_value); \
+  int TANDEM_NAME(N##_test_all)(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value); \
+  size_t TANDEM_NAME(N##_test_any)(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value); \
+  size_t TANDEM_NAME(N##_test_some)(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, T cmp_value); \
+  int TANDEM_NAME(N##_test_all_vector)(T *ivars, size_t nelems, const int *status, int cmp, T *cmp_values); \
+  size_t TANDEM_NAME(N##_test_any_vector)(T *ivars, size_t nelems, const int *status, int cmp, T *cmp_values); \
+  size_t TANDEM_NAME(N##_test_some_vector)(T *ivars, size_t nelems, size_t *indices, const int *status, int cmp, T *cmp_values);
+TANDEM_P2P_TYPES(TANDEM_DECLARE_P2P)
+#undef TANDEM_DECLARE_P2P
+
+/* Deprecated point-to-point forms. */
+#define TANDEM_DECLARE_P2P_DEPRECATED(T, N) \
+  void TANDEM_NAME(N##_wait_until)(T *ivar, int cmp, T cmp_value); \
+  int TANDEM_NAME(N##_test)(T *ivar, int cmp, T cmp_value);
+TANDEM_P2P_DEPRECATED_TYPES(TANDEM_DECLARE_P2P_DEPRECATED)
+#undef TANDEM_DECLARE_P2P_DEPRECATED
+#define TANDEM_DECLARE_WAIT_DEPRECATED(T, N) void TANDEM_NAME(N##_wait)(T *ivar, T cmp_value);
+TANDEM_WAIT_DEPRECATED_TYPES(TANDEM_DECLARE_WAIT_DEPRECATED)
+#undef TANDEM_DECLARE_WAIT_DEPRECATED
+void TANDEM_NAME(wait)(long *ivar, long cmp_value);
+/* Parenthesised so that the type-generic shmem_wait_until macro does not expand here. */
+void (TANDEM_NAME(wait_until))(long *ivar, int cmp, long cmp_value);
+
+/* Distributed locks. */
+void TANDEM_NAME(set_lock)(long *lock);
+void TANDEM_NAME(clear_lock)(long *lock);
+int TANDEM_NAME(test_lock)(long *lock);
+
+#ifdef __cplusplus
+}
+#endif
+
+#undef TANDEM_NAME

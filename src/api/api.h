@@ -1,0 +1,27 @@
+// How the C API is defined: TANDEM_API(RET, NAME, PARAMS) { body } defines pshmem_NAME with
+// the body and makes shmem_NAME a weak alias of it, so that a profiling tool can define
+// shmem_NAME itself and call pshmem_NAME.
+#pragma once
+
+#include <shmem.h>
+#include <pshmem.h>
+
+#include "core/runtime.h"
+
+#define TANDEM_API(RET, NAME, PARAMS)                                                 \
+  extern "C" RET shmem_##NAME PARAMS __attribute__((weak, alias("pshmem_" #NAME))); \
+  extern "C" RET pshmem_##NAME PARAMS
+
+struct tandem_ctx {
+  long options;
+  bool is_default;
+};
+
+namespace tandem {
+
+inline void check_ctx(const char* call, shmem_ctx_t ctx) {
+  if (__builtin_expect(ctx == SHMEM_CTX_INVALID, 0))
+    fatal(call, "ctx = SHMEM_CTX_INVALID is not a usable context");
+}
+
+}  // namespace tandem

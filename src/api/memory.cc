@@ -1,0 +1,83 @@
+// Symmetric memory management.  Every routine is collective: all PEs call it with the same
+// arguments in the same order, which makes the allocator hand out the same offsets, and it
+// ends with a barrier so that the new object may be the target of RMA at once.
+#include <cstring>
+
+#include "api/api.h"
+#include "coll/barrier.h"
+#include "mem/symmetric.h"
+#include "nbi/scheduler.h"
+
+using namespace tandem;
+
+namespace {
+
+void* allocate_collectively(const char* call, size_t size, size_t alignment) {
+  check_ready(call);
+  if (size == 0) {
+    world_barrier().run(call);
+    return nullptr;
+  }
+  void* p = heap_allocate(call, size, alignment);
+  world_barrier().run(call);
+  return p;
+}
+
+bool is_power_of_two(size_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+}  // namespace
+
+TANDEM_API(void*, malloc, (size_t size)) { return allocate_collectively(TANDEM_CALL, size, SymmetricAllocator::kGranule); }
+
+TANDEM_API(void*, malloc_with_hints, (size_t size, long hints)) {
+  if (hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE))
+    fatal(TANDEM_CALL, "hints = %ld has bits that are not SHMEM_MALLOC_ hints", hints);
+  return allocate_collectively(TANDEM_CALL, size, SymmetricAllocator::kGranule);
+}
+
+TANDEM_API(void*, calloc, (size_t count, size_t size)) {
+  if (size != 0 && count > SIZE_MAX / size)
+    fatal(TANDEM_CALL, "count = %zu times size = %zu overflows", count, size);
+  void* p = allocate_collectively(TANDEM_CALL, count * size, SymmetricAllocator::kGranule);
+  if (p) memset(p, 0, count * size);
+  // Zeroing must be done before a peer can write into the object.
+  if (p) world_barrier().run(TANDEM_CALL);
+  return p;
+}
+
+TANDEM_API(void*, align, (size_t alignment, size_t size)) {
+  if (!is_power_of_two(alignment))
+    fatal(TANDEM_CALL, "alignment = %zu is not a power of two", alignment);
+  return allocate_collectively(TANDEM_CALL, size, alignment);
+}
+
+TANDEM_API(void, free, (void* ptr)) {
+  check_ready(TANDEM_CALL);
+  scheduler().quiet();
+  world_barrier().run(TANDEM_CALL);  // no PE may still be writing into the object
+  if (ptr) heap_release(TANDEM_CALL, ptr);
+}
+
+TANDEM_API(void*, realloc, (void* ptr, size_t size)) {
+  check_ready(TANDEM_CALL);
+  if (ptr == nullptr) return allocate_collectively(TANDEM_CALL, size, SymmetricAllocator::kGranule);
+  if (size == 0) {
+    pshmem_free(ptr);
+    return nullptr;
+  }
+  const size_t old_size = heap_block_size(TANDEM_CALL, ptr);
+  scheduler().quiet();
+  world_barrier().run(TANDEM_CALL);
+  void* fresh = heap_allocate(TANDEM_CALL, size, SymmetricAllocator::kGranule);
+  if (fresh) {
+    memcpy(fresh, ptr, old_size < size ? old_size : size);
+    heap_release(TANDEM_CALL, ptr);
+  }
+  world_barrier().run(TANDEM_CALL);
+  return fresh;
+}
+
+extern "C" void* shmalloc(size_t size) { return pshmem_malloc(size); }
+extern "C" void shfree(void* ptr) { pshmem_free(ptr); }
+extern "C" void* shrealloc(void* ptr, size_t size) { return pshmem_realloc(ptr, size); }
+extern "C" void* shmemalign(size_t alignment, size_t size) { return pshmem_align(alignment, size); }

@@ -1,0 +1,54 @@
+// Ordering, completion and barriers.
+#include "api/api.h"
+#include "coll/barrier.h"
+#include "nbi/scheduler.h"
+
+using namespace tandem;
+
+TANDEM_API(void, fence, (void)) {
+  check_ready(TANDEM_CALL);
+  scheduler().fence();
+}
+
+TANDEM_API(void, ctx_fence, (shmem_ctx_t ctx)) {
+  check_ready(TANDEM_CALL);
+  if (ctx != SHMEM_CTX_INVALID) scheduler().fence();
+}
+
+TANDEM_API(void, quiet, (void)) {
+  check_ready(TANDEM_CALL);
+  scheduler().quiet();
+}
+
+TANDEM_API(void, ctx_quiet, (shmem_ctx_t ctx)) {
+  check_ready(TANDEM_CALL);
+  if (ctx != SHMEM_CTX_INVALID) scheduler().quiet();
+}
+
+namespace {
+void pe_quiet(const char* call, const int* target_pes, size_t npes) {
+  check_ready(call);
+  check_buffer(call, "target_pes", target_pes, npes);
+  for (size_t i = 0; i < npes; ++i) check_pe(call, target_pes[i]);
+  // Completing everything completes what went to these PEs.
+  scheduler().quiet();
+}
+}  // namespace
+
+TANDEM_API(void, pe_quiet, (const int* target_pes, size_t npes)) { pe_quiet(TANDEM_CALL, target_pes, npes); }
+
+TANDEM_API(void, ctx_pe_quiet, (shmem_ctx_t ctx, const int* target_pes, size_t npes)) {
+  check_ctx(TANDEM_CALL, ctx);
+  pe_quiet(TANDEM_CALL, target_pes, npes);
+}
+
+TANDEM_API(void, barrier_all, (void)) {
+  check_ready(TANDEM_CALL);
+  scheduler().quiet();
+  world_barrier().run(TANDEM_CALL);
+}
+
+TANDEM_API(void, sync_all, (void)) {
+  check_ready(TANDEM_CALL);
+  world_barrier().run(TANDEM_CALL);
+}

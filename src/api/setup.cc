@@ -1,0 +1,228 @@
+// Setup, exit and query routines.
+#include "config.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "api/api.h"
+#include "coll/barrier.h"
+#include "mem/symmetric.h"
+#include "nbi/scheduler.h"
+
+struct tandem_ctx tandem_ctx_default = {0, true};
+
+namespace tandem {
+
+void runtime_finalize(const char* call);
+
+namespace {
+
+// A string that is the same for PEs that share memory: the machine, and the virtual node.
+std::string node_key(int pe, int n_pes, int virtual_nodes) {
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  std::string key = host;
+  if (FILE* f = fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    char boot[64] = {0};
+    if (fgets(boot, sizeof boot, f)) key += std::string("/") + boot;
+    fclose(f);
+  }
+  if (virtual_nodes > n_pes) virtual_nodes = n_pes;
+  const int per_node = (n_pes + virtual_nodes - 1) / virtual_nodes;
+  return key + "/" + std::to_string(pe / per_node);
+}
+
+unsigned usable_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
+  return std::thread::hardware_concurrency();
+}
+
+void finalize_at_exit() {
+  if (rt().initialized) runtime_finalize("shmem_finalize (at exit)");
+}
+
+}  // namespace
+
+// Brings the runtime up; later calls only count (1.6 reference counting).
+void runtime_init(const char* call, int requested_threads) {
+  Runtime& r = rt();
+  if (r.init_count > 0) {
+    ++r.init_count;
+    if (requested_threads > r.thread_level) r.thread_level = requested_threads;
+    return;
+  }
+  if (r.finalized) fatal(call, "the library cannot be initialised again after shmem_finalize");
+  std::string problems;
+  r.config = Config::from_environment(&problems);
+  if (!problems.empty()) fatal(call, "bad environment: %s", problems.c_str());
+  r.thread_level = requested_threads;
+
+  symmetric_prepare(call);  // before PMIx starts its threads
+  r.boot.init(call);
+  r.my_pe = r.boot.rank();
+  r.n_pes = r.boot.size();
+
+  const std::vector<std::string> keys =
+      r.boot.allgather(call, "tandem.node", node_key(r.my_pe, r.n_pes, r.config.virtual_nodes));
+  r.node_of.assign(static_cast<size_t>(r.n_pes), 0);
+  std::vector<std::string> seen;
+  for (int pe = 0; pe < r.n_pes; ++pe) {
+    size_t i = 0;
+    while (i < seen.size() && seen[i] != keys[static_cast<size_t>(pe)]) ++i;
+    if (i == seen.size()) seen.push_back(keys[static_cast<size_t>(pe)]);
+    r.node_of[static_cast<size_t>(pe)] = static_cast<int>(i);
+  }
+  r.node = r.node_of[static_cast<size_t>(r.my_pe)];
+  r.local_pes.clear();
+  for (int pe = 0; pe < r.n_pes; ++pe)
+    if (r.node_of[static_cast<size_t>(pe)] == r.node) {
+      if (pe == r.my_pe) r.my_local = static_cast<int>(r.local_pes.size());
+      r.local_pes.push_back(pe);
+    }
+  if (seen.size() > 1)
+    fatal(call,
+          "the job spans %zu nodes, but this build of Tandem reaches only PEs of the same node "
+          "(run every PE on one machine, without TANDEM_VIRTUAL_NODES)",
+          seen.size());
+  r.oversubscribed = r.local_pes.size() > usable_cores();
+
+  symmetric_map_peers(call, r.boot.allgather(call, "tandem.segments", symmetric_card()));
+  r.boot.fence(call);  // every peer has mapped our files
+  symmetric_unlink();
+
+  scheduler().configure(r.config.defer_threshold);
+  r.initialized = true;
+  r.init_count = 1;
+  world_barrier().init(call);
+  static bool registered = false;
+  if (!registered) {
+    atexit(finalize_at_exit);
+    registered = true;
+  }
+  world_barrier().run(call);
+
+  if (r.my_pe == 0 && (r.config.version || r.config.info))
+    printf("Tandem %s, OpenSHMEM %d.%d\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
+  if (r.my_pe == 0 && r.config.info)
+    printf("Environment:\n%s  %d PEs, %zu on this node%s\n", config_report().c_str(), r.n_pes,
+           r.local_pes.size(), r.oversubscribed ? " (more than its cores: waits yield)" : "");
+  fflush(stdout);
+}
+
+// Completes communication and brings the runtime down once every init is matched.
+void runtime_finalize(const char* call) {
+  Runtime& r = rt();
+  if (!r.initialized) fatal(call, "called before shmem_init (or more often than shmem_init)");
+  if (--r.init_count > 0) return;
+  scheduler().quiet();
+  world_barrier().run(call);
+  r.initialized = false;
+  r.finalized = true;
+  r.boot.finalize();
+}
+
+}  // namespace tandem
+
+using namespace tandem;
+
+TANDEM_API(void, init, (void)) { runtime_init(TANDEM_CALL, SHMEM_THREAD_SINGLE); }
+
+TANDEM_API(int, init_thread, (int requested, int* provided)) {
+  if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE)
+    fatal(TANDEM_CALL, "requested = %d is not a thread level (SHMEM_THREAD_SINGLE ... SHMEM_THREAD_MULTIPLE)", requested);
+  runtime_init(TANDEM_CALL, requested);
+  if (provided) *provided = rt().thread_level;
+  return 0;
+}
+
+TANDEM_API(void, query_thread, (int* provided)) {
+  check_ready(TANDEM_CALL);
+  check_buffer(TANDEM_CALL, "provided", provided, 1);
+  *provided = rt().thread_level;
+}
+
+TANDEM_API(void, query_initialized, (int* initialized)) {
+  check_buffer(TANDEM_CALL, "initialized", initialized, 1);
+  *initialized = rt().initialized ? 1 : 0;
+}
+
+TANDEM_API(void, finalize, (void)) { runtime_finalize(TANDEM_CALL); }
+
+TANDEM_API(void, global_exit, (int status)) {
+  fflush(stdout);
+  fflush(stderr);
+  rt().boot.abort_job(status, "shmem_global_exit");
+  exit_pe(status);
+}
+
+TANDEM_API(int, my_pe, (void)) {
+  check_ready(TANDEM_CALL);
+  return rt().my_pe;
+}
+
+TANDEM_API(int, n_pes, (void)) {
+  check_ready(TANDEM_CALL);
+  return rt().n_pes;
+}
+
+TANDEM_API(int, pe_accessible, (int pe)) {
+  check_ready(TANDEM_CALL);
+  return pe >= 0 && pe < rt().n_pes && rt().is_local(pe);
+}
+
+TANDEM_API(int, addr_accessible, (const void* addr, int pe)) {
+  check_ready(TANDEM_CALL);
+  Runtime& r = rt();
+  if (pe < 0 || pe >= r.n_pes || !r.is_local(pe)) return 0;
+  return r.heap.contains(addr) || r.data.contains(addr);
+}
+
+TANDEM_API(void*, ptr, (const void* dest, int pe)) {
+  check_ready(TANDEM_CALL);
+  Runtime& r = rt();
+  if (pe < 0 || pe >= r.n_pes || !r.is_local(pe)) return nullptr;
+  if (!r.heap.contains(dest) && !r.data.contains(dest)) return nullptr;
+  return resolve(TANDEM_CALL, "dest", dest, 0, pe);
+}
+
+TANDEM_API(void, info_get_version, (int* major, int* minor)) {
+  check_buffer(TANDEM_CALL, "major", major, 1);
+  check_buffer(TANDEM_CALL, "minor", minor, 1);
+  *major = SHMEM_MAJOR_VERSION;
+  *minor = SHMEM_MINOR_VERSION;
+}
+
+TANDEM_API(void, info_get_name, (char* name)) {
+  check_buffer(TANDEM_CALL, "name", name, 1);
+  snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
+}
+
+TANDEM_API(int, ctx_create, (long options, shmem_ctx_t* ctx)) {
+  check_ready(TANDEM_CALL);
+  check_buffer(TANDEM_CALL, "ctx", ctx, 1);
+  *ctx = new tandem_ctx{options, false};
+  return 0;
+}
+
+TANDEM_API(void, ctx_destroy, (shmem_ctx_t ctx)) {
+  check_ready(TANDEM_CALL);
+  if (ctx == SHMEM_CTX_INVALID) return;
+  if (ctx->is_default) fatal(TANDEM_CALL, "ctx = SHMEM_CTX_DEFAULT cannot be destroyed");
+  scheduler().quiet();
+  delete ctx;
+}
+
+extern "C" void start_pes(int) { runtime_init("start_pes", SHMEM_THREAD_SINGLE); }
+extern "C" int _my_pe(void) { return pshmem_my_pe(); }
+extern "C" int _num_pes(void) { return pshmem_n_pes(); }
+
+extern "C" void tandem_generic_no_match(void) {
+  fatal("a type-generic shmem_ routine", "was called with an argument type it does not cover");
+}

@@ -1,0 +1,86 @@
+#include "boot/pmix_boot.h"
+
+#include <pmix.h>
+
+#include <cstring>
+
+#include "core/error.h"
+
+namespace tandem {
+
+namespace {
+pmix_proc_t self;
+}
+
+void PmixBoot::init(const char* call) {
+  pmix_status_t rc = PMIx_Init(&self, nullptr, 0);
+  if (rc != PMIX_SUCCESS)
+    fatal(call,
+          "cannot reach a PMIx server (%s): start the program with oshrun, or with a PMIx "
+          "launcher such as mpirun, prterun or srun --mpi=pmix",
+          PMIx_Error_string(rc));
+  up_ = true;
+  rank_ = static_cast<int>(self.rank);
+  nspace_ = self.nspace;
+
+  pmix_proc_t wildcard;
+  PMIX_PROC_CONSTRUCT(&wildcard);
+  PMIX_LOAD_PROCID(&wildcard, self.nspace, PMIX_RANK_WILDCARD);
+  pmix_value_t* value = nullptr;
+  rc = PMIx_Get(&wildcard, PMIX_JOB_SIZE, nullptr, 0, &value);
+  if (rc != PMIX_SUCCESS || value == nullptr)
+    fatal(call, "the PMIx server does not give the job size (%s)", PMIx_Error_string(rc));
+  size_t n = 0;
+  PMIX_VALUE_GET_NUMBER(rc, value, n, size_t);
+  PMIX_VALUE_RELEASE(value);
+  if (rc != PMIX_SUCCESS || n == 0) fatal(call, "the PMIx server gives an unusable job size");
+  size_ = static_cast<int>(n);
+}
+
+void PmixBoot::finalize() {
+  if (!up_) return;
+  PMIx_Finalize(nullptr, 0);
+  up_ = false;
+}
+
+std::vector<std::string> PmixBoot::allgather(const char* call, const std::string& key,
+                                             const std::string& blob) {
+  pmix_value_t value;
+  PMIX_VALUE_CONSTRUCT(&value);
+  value.type = PMIX_BYTE_OBJECT;
+  value.data.bo.bytes = const_cast<char*>(blob.data());
+  value.data.bo.size = blob.size();
+  pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key.c_str(), &value);
+  if (rc == PMIX_SUCCESS) rc = PMIx_Commit();
+  if (rc != PMIX_SUCCESS) fatal(call, "PMIx_Put of %s failed: %s", key.c_str(), PMIx_Error_string(rc));
+
+  pmix_info_t collect;
+  bool yes = true;
+  PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+  rc = PMIx_Fence(nullptr, 0, &collect, 1);
+  if (rc != PMIX_SUCCESS) fatal(call, "PMIx_Fence failed: %s", PMIx_Error_string(rc));
+
+  std::vector<std::string> all(static_cast<size_t>(size_));
+  for (int r = 0; r < size_; ++r) {
+    pmix_proc_t peer;
+    PMIX_LOAD_PROCID(&peer, self.nspace, static_cast<pmix_rank_t>(r));
+    pmix_value_t* got = nullptr;
+    rc = PMIx_Get(&peer, key.c_str(), nullptr, 0, &got);
+    if (rc != PMIX_SUCCESS || got == nullptr || got->type != PMIX_BYTE_OBJECT)
+      fatal(call, "cannot read %s of PE %d through PMIx: %s", key.c_str(), r, PMIx_Error_string(rc));
+    all[static_cast<size_t>(r)].assign(got->data.bo.bytes, got->data.bo.size);
+    PMIX_VALUE_RELEASE(got);
+  }
+  return all;
+}
+
+void PmixBoot::fence(const char* call) {
+  pmix_status_t rc = PMIx_Fence(nullptr, 0, nullptr, 0);
+  if (rc != PMIX_SUCCESS) fatal(call, "PMIx_Fence failed: %s", PMIx_Error_string(rc));
+}
+
+void PmixBoot::abort_job(int status, const char* message) {
+  if (up_) PMIx_Abort(status, message, nullptr, 0);
+}
+
+}  // namespace tandem

@@ -1,0 +1,50 @@
+// How a PE waits for memory that another PE will change: poll with a CPU pause, then, once
+// polling has gone on for a while (at once when PEs outnumber cores), yield the core so that
+// the PE we wait for can run.
+#pragma once
+
+#include <sched.h>
+
+#include "core/runtime.h"
+
+namespace tandem {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+class Backoff {
+ public:
+  Backoff() {
+    const Config& c = rt().config;
+    if (c.yield == Config::Yield::Always) limit_ = 0;
+    else if (c.yield == Config::Yield::Never) limit_ = ~0ull;
+    else limit_ = rt().oversubscribed ? 16 : c.spin_before_yield;
+  }
+  void pause() {
+    if (polls_ < limit_) {
+      ++polls_;
+      cpu_relax();
+    } else {
+      sched_yield();
+    }
+  }
+
+ private:
+  unsigned long long polls_ = 0;
+  unsigned long long limit_;
+};
+
+// Polls `ready()` until it returns true.
+template <typename Ready>
+inline void wait_until_ready(Ready ready) {
+  if (ready()) return;
+  Backoff backoff;
+  while (!ready()) backoff.pause();
+}
+
+}  // namespace tandem

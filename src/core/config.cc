@@ -1,0 +1,132 @@
+#include "core/config.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+
+namespace tandem {
+
+const std::vector<ConfigEntry>& config_table() {
+  static const std::vector<ConfigEntry> table = {
+      {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", "512M",
+       "bytes of symmetric heap per PE (suffixes K, M, G); pages are used only when touched"},
+      {"SHMEM_DEBUG", "SMA_DEBUG", "0",
+       "1 turns on costly argument checks (object bounds, collective agreement)"},
+      {"SHMEM_INFO", "SMA_INFO", "0", "1 makes PE 0 print every variable and its value at init"},
+      {"SHMEM_VERSION", "SMA_VERSION", "0", "1 makes PE 0 print the library version at init"},
+      {"TANDEM_VIRTUAL_NODES", nullptr, "1",
+       "split the PEs into this many nodes (blocks of consecutive PEs) that share no memory"},
+      {"TANDEM_YIELD", nullptr, "auto",
+       "waiting PEs yield the CPU: auto (when PEs outnumber cores), always, never"},
+      {"TANDEM_DEFER_THRESHOLD", nullptr, "off",
+       "intra-node nbi transfers of at least this many bytes wait for the next quiet or fence (off: none wait)"},
+      {"TANDEM_SPIN", nullptr, "2000",
+       "polls of a waited-on variable before a waiting PE starts yielding"},
+  };
+  return table;
+}
+
+std::optional<size_t> parse_size(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  if (i == text.size() || !std::isdigit(static_cast<unsigned char>(text[i]))) return std::nullopt;
+  unsigned long long value = 0;
+  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])); ++i) {
+    unsigned digit = static_cast<unsigned>(text[i] - '0');
+    if (value > (std::numeric_limits<unsigned long long>::max() - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  unsigned shift = 0;
+  if (i < text.size()) {
+    switch (std::toupper(static_cast<unsigned char>(text[i]))) {
+      case 'K': shift = 10; ++i; break;
+      case 'M': shift = 20; ++i; break;
+      case 'G': shift = 30; ++i; break;
+      case 'T': shift = 40; ++i; break;
+      default: break;
+    }
+    if (i < text.size() && std::toupper(static_cast<unsigned char>(text[i])) == 'B') ++i;
+  }
+  if (i != text.size()) return std::nullopt;
+  if (shift && value > (std::numeric_limits<size_t>::max() >> shift)) return std::nullopt;
+  return static_cast<size_t>(value << shift);
+}
+
+std::optional<bool> parse_bool(std::string_view text) {
+  std::string lower;
+  for (char c : text) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "1" || lower == "yes" || lower == "true" || lower == "on" || lower == "y") return true;
+  if (lower == "0" || lower == "no" || lower == "false" || lower == "off" || lower == "n") return false;
+  return std::nullopt;
+}
+
+const char* config_lookup(const ConfigEntry& entry) {
+  if (const char* v = std::getenv(entry.name)) return v;
+  if (entry.alias) return std::getenv(entry.alias);
+  return nullptr;
+}
+
+const ConfigEntry& config_entry(std::string_view name) {
+  for (const auto& e : config_table())
+    if (name == e.name) return e;
+  std::abort();  // a programming error: every name used must be in the table
+}
+
+namespace {
+const char* value_or_default(const char* name) {
+  const ConfigEntry& e = config_entry(name);
+  const char* v = config_lookup(e);
+  return v ? v : e.fallback;
+}
+
+void complain(std::string* error, const char* name, const char* value, const char* expected) {
+  if (!error->empty()) *error += "\n";
+  *error += std::string(name) + "=\"" + value + "\" is not " + expected;
+}
+}  // namespace
+
+Config Config::from_environment(std::string* error) {
+  Config c;
+  const char* v = value_or_default("SHMEM_SYMMETRIC_SIZE");
+  if (auto s = parse_size(v); s && *s > 0) {
+    c.symmetric_size = *s;
+  } else {
+    complain(error, "SHMEM_SYMMETRIC_SIZE", v, "a positive size such as 256M or 2G");
+    c.symmetric_size = *parse_size(config_entry("SHMEM_SYMMETRIC_SIZE").fallback);
+  }
+  for (auto [name, field] : {std::pair{"SHMEM_DEBUG", &c.debug}, std::pair{"SHMEM_INFO", &c.info},
+                             std::pair{"SHMEM_VERSION", &c.version}}) {
+    v = value_or_default(name);
+    if (auto b = parse_bool(v)) *field = *b;
+    else complain(error, name, v, "0 or 1");
+  }
+  v = value_or_default("TANDEM_VIRTUAL_NODES");
+  if (auto n = parse_size(v); n && *n >= 1 && *n <= 1u << 20) c.virtual_nodes = static_cast<int>(*n);
+  else complain(error, "TANDEM_VIRTUAL_NODES", v, "a positive number of nodes");
+  v = value_or_default("TANDEM_YIELD");
+  if (std::string_view(v) == "always") c.yield = Yield::Always;
+  else if (std::string_view(v) == "never") c.yield = Yield::Never;
+  else if (std::string_view(v) != "auto")
+    complain(error, "TANDEM_YIELD", v, "auto, always or never");
+  v = value_or_default("TANDEM_DEFER_THRESHOLD");
+  if (std::string_view(v) == "off") c.defer_threshold = ~size_t{0};
+  else if (auto n = parse_size(v)) c.defer_threshold = *n;
+  else complain(error, "TANDEM_DEFER_THRESHOLD", v, "a size such as 8K, or off");
+  v = value_or_default("TANDEM_SPIN");
+  if (auto n = parse_size(v)) c.spin_before_yield = *n;
+  else complain(error, "TANDEM_SPIN", v, "a number of polls");
+  return c;
+}
+
+std::string config_report() {
+  std::ostringstream out;
+  for (const auto& e : config_table()) {
+    const char* v = config_lookup(e);
+    out << "  " << e.name << "=" << (v ? v : e.fallback) << (v ? "" : " (default)") << "\n      "
+        << e.meaning << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace tandem

@@ -1,0 +1,51 @@
+// Every environment variable Tandem reads, in one table: name, default, meaning.
+// SHMEM_INFO, tandem_info and man 7 tandem all print from this table.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tandem {
+
+struct ConfigEntry {
+  const char* name;        // e.g. "SHMEM_SYMMETRIC_SIZE"
+  const char* alias;       // deprecated spelling read when name is unset (or nullptr)
+  const char* fallback;    // default value, as text
+  const char* meaning;
+};
+
+// The table, in the order it is documented.
+const std::vector<ConfigEntry>& config_table();
+
+// Parses "512", "64K", "2M", "1G" (case-insensitive, optional trailing B) into bytes.
+std::optional<size_t> parse_size(std::string_view text);
+// Parses 1/0, yes/no, true/false, on/off.
+std::optional<bool> parse_bool(std::string_view text);
+
+// The settings in effect, read once at shmem_init.
+struct Config {
+  size_t symmetric_size = 0;
+  bool debug = false;
+  bool info = false;
+  bool version = false;
+  int virtual_nodes = 1;
+  enum class Yield { Auto, Always, Never } yield = Yield::Auto;  // TANDEM_YIELD
+  size_t spin_before_yield = 0;
+  size_t defer_threshold = ~size_t{0};
+
+  // Reads the environment; a malformed value is reported through `error` (the message to
+  // show) and the default is kept.
+  static Config from_environment(std::string* error);
+};
+
+// The value of a table entry as the environment gives it (name, then alias), or nullptr.
+const char* config_lookup(const ConfigEntry& entry);
+const ConfigEntry& config_entry(std::string_view name);
+
+// Lines "NAME=value (default: d) meaning" for SHMEM_INFO and tandem_info.
+std::string config_report();
+
+}  // namespace tandem

@@ -1,0 +1,86 @@
+// The PE's runtime state, made once by shmem_init.  Reads on the hot path (resolving a
+// symmetric address on a peer) are inline and lock-free.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "boot/pmix_boot.h"
+#include "core/config.h"
+#include "core/error.h"
+#include "mem/allocator.h"
+#include "mem/shared_file.h"
+
+namespace tandem {
+
+// One symmetric segment (the heap, or the executable's globals): this PE's copy and the
+// mapped copies of node peers (nullptr for PEs on other nodes).
+struct Segment {
+  char* base = nullptr;
+  size_t size = 0;
+  std::vector<char*> peer_base;
+
+  bool contains(const void* p) const {
+    return static_cast<size_t>(static_cast<const char*>(p) - base) < size;
+  }
+};
+
+struct Runtime {
+  bool initialized = false;
+  bool finalized = false;
+  int init_count = 0;
+  int thread_level = 0;
+  int my_pe = -1;
+  int n_pes = 0;
+  int node = 0;                 // this PE's node index
+  std::vector<int> node_of;     // node index of every PE
+  std::vector<int> local_pes;   // PEs of this node, ascending
+  int my_local = 0;             // index of my_pe in local_pes
+  bool oversubscribed = false;  // more PEs on this node than cores for them
+  Config config;
+  PmixBoot boot;
+
+  Segment heap;
+  Segment data;
+  SharedFile heap_file;
+  SharedFile data_file;
+  std::mutex heap_mutex;          // guards allocator
+  SymmetricAllocator* allocator = nullptr;
+
+  bool is_local(int pe) const { return heap.peer_base[static_cast<size_t>(pe)] != nullptr; }
+};
+
+Runtime& rt();
+
+// Checks common to every communication call: initialised, pe in range.
+inline void check_ready(const char* call) {
+  if (__builtin_expect(!rt().initialized, 0))
+    fatal(call, "called before shmem_init (or after shmem_finalize)");
+}
+inline void check_pe(const char* call, int pe) {
+  if (__builtin_expect(pe < 0 || pe >= rt().n_pes, 0))
+    fatal(call, "pe = %d is out of range: expected 0 <= pe < %d", pe, rt().n_pes);
+}
+
+// The address on `pe` that corresponds to the symmetric object at `addr` (this PE's copy),
+// checking that [addr, addr + len) lies inside one symmetric segment and that `pe` is
+// reachable by load/store.  `what` names the argument in messages ("dest", "source").
+char* resolve_slow(const char* call, const char* what, const void* addr, size_t len, int pe);
+inline char* resolve(const char* call, const char* what, const void* addr, size_t len, int pe) {
+  Runtime& r = rt();
+  if (r.heap.contains(addr) && len <= r.heap.size - static_cast<size_t>(static_cast<const char*>(addr) - r.heap.base)
+      && pe >= 0 && pe < r.n_pes && r.heap.peer_base[static_cast<size_t>(pe)] && !r.config.debug)
+    return r.heap.peer_base[static_cast<size_t>(pe)] + (static_cast<const char*>(addr) - r.heap.base);
+  return resolve_slow(call, what, addr, len, pe);
+}
+
+// A NULL buffer with a non-zero length is an error.
+inline void check_buffer(const char* call, const char* what, const void* p, size_t len) {
+  if (__builtin_expect(p == nullptr && len != 0, 0))
+    fatal(call, "%s is NULL with a transfer of %zu bytes", what, len);
+}
+
+}  // namespace tandem

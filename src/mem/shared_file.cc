@@ -1,0 +1,85 @@
+#include "mem/shared_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <set>
+
+#include "core/error.h"
+
+namespace tandem {
+
+namespace {
+// Names still linked, so that an exit path can remove them.  A plain array of fixed
+// strings would do too; the set is touched only at init and exit.
+std::mutex linked_mutex;
+std::set<std::string>& linked_names() {
+  static std::set<std::string> names;
+  return names;
+}
+}  // namespace
+
+SharedFile SharedFile::create(const char* call, const std::string& what, size_t size) {
+  SharedFile f;
+  f.name_ = "/tandem-" + std::to_string(getpid()) + "-" + what;
+  f.fd_ = shm_open(f.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (f.fd_ < 0)
+    fatal(call, "cannot create shared memory /dev/shm%s: %s", f.name_.c_str(), strerror(errno));
+  {
+    std::lock_guard<std::mutex> lock(linked_mutex);
+    linked_names().insert(f.name_);
+  }
+  f.linked_ = true;
+  f.size_ = size;
+  if (ftruncate(f.fd_, static_cast<off_t>(size)) != 0) {
+    int err = errno;
+    f.unlink();
+    fatal(call, "cannot size shared memory /dev/shm%s to %zu bytes: %s", f.name_.c_str(), size,
+          strerror(err));
+  }
+  return f;
+}
+
+SharedFile& SharedFile::operator=(SharedFile&& other) noexcept {
+  std::swap(name_, other.name_);
+  std::swap(fd_, other.fd_);
+  std::swap(size_, other.size_);
+  std::swap(linked_, other.linked_);
+  return *this;
+}
+
+SharedFile::~SharedFile() {
+  unlink();
+  if (fd_ >= 0) close(fd_);
+}
+
+void SharedFile::unlink() {
+  if (!linked_) return;
+  shm_unlink(name_.c_str());
+  linked_ = false;
+  std::lock_guard<std::mutex> lock(linked_mutex);
+  linked_names().erase(name_);
+}
+
+void* SharedFile::map_peer(const char* call, const std::string& name, size_t size) {
+  int fd = shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0);
+  if (fd < 0) fatal(call, "cannot open a peer's shared memory /dev/shm%s: %s", name.c_str(), strerror(errno));
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  int err = errno;
+  close(fd);
+  if (p == MAP_FAILED) fatal(call, "cannot map a peer's shared memory /dev/shm%s: %s", name.c_str(), strerror(err));
+  return p;
+}
+
+void unlink_all_shared_files() {
+  std::lock_guard<std::mutex> lock(linked_mutex);
+  for (const auto& n : linked_names()) shm_unlink(n.c_str());
+  linked_names().clear();
+}
+
+}  // namespace tandem

@@ -1,0 +1,39 @@
+// A file in /dev/shm that one PE creates and its node's peers map.  Created exclusive with
+// mode 0600 and named tandem-<pid>-<what>, so that a launcher can remove what a crashed PE
+// left behind; unlinked as soon as every peer has mapped it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace tandem {
+
+class SharedFile {
+ public:
+  // Creates /dev/shm/tandem-<pid>-<what> of `size` bytes (sparse).  Ends the PE on failure.
+  static SharedFile create(const char* call, const std::string& what, size_t size);
+  SharedFile() = default;
+  SharedFile(SharedFile&& other) noexcept { *this = std::move(other); }
+  SharedFile& operator=(SharedFile&& other) noexcept;
+  ~SharedFile();
+
+  const std::string& name() const { return name_; }
+  int fd() const { return fd_; }
+  size_t size() const { return size_; }
+  // Removes the name; mappings stay valid.  Safe to call more than once.
+  void unlink();
+
+  // Maps a peer's file by name (read-write, shared).  Ends the PE on failure.
+  static void* map_peer(const char* call, const std::string& name, size_t size);
+
+ private:
+  std::string name_;
+  int fd_ = -1;
+  size_t size_ = 0;
+  bool linked_ = false;
+};
+
+// Unlinks every file this process created and has not unlinked yet (for exit paths).
+void unlink_all_shared_files();
+
+}  // namespace tandem

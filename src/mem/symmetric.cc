@@ -1,0 +1,153 @@
+#include "mem/symmetric.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "core/runtime.h"
+#include "mem/data_segment.h"
+
+namespace tandem {
+
+namespace {
+
+// Runtime objects (barrier counters, ...) come from the heap too, on top of what the user
+// asked for with SHMEM_SYMMETRIC_SIZE.
+constexpr size_t kInternalReserve = 1u << 20;
+
+struct Card {
+  uint64_t heap_size;
+  uint64_t data_size;
+  char heap_name[64];
+  char data_name[64];
+};
+
+size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+
+}  // namespace
+
+void symmetric_prepare(const char* call) {
+  Runtime& r = rt();
+  set_exit_hook(unlink_all_shared_files);
+  DataRange range = find_executable_data();
+  if (range.size > 0) {
+    r.data_file = share_data_segment(call, range);
+    r.data.base = range.start;
+    r.data.size = range.size;
+  }
+  const size_t page = page_size();
+  const size_t size = (r.config.symmetric_size + kInternalReserve + page - 1) / page * page;
+  r.heap_file = SharedFile::create(call, "heap", size);
+  void* base = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+                    r.heap_file.fd(), 0);
+  if (base == MAP_FAILED)
+    fatal(call, "cannot map a symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE): %s", size,
+          strerror(errno));
+  r.heap.base = static_cast<char*>(base);
+  r.heap.size = size;
+  r.allocator = new SymmetricAllocator(size);
+}
+
+std::string symmetric_card() {
+  Runtime& r = rt();
+  Card card{};
+  card.heap_size = r.heap.size;
+  card.data_size = r.data.size;
+  snprintf(card.heap_name, sizeof card.heap_name, "%s", r.heap_file.name().c_str());
+  snprintf(card.data_name, sizeof card.data_name, "%s", r.data_file.name().c_str());
+  return std::string(reinterpret_cast<const char*>(&card), sizeof card);
+}
+
+void symmetric_map_peers(const char* call, const std::vector<std::string>& cards) {
+  Runtime& r = rt();
+  r.heap.peer_base.assign(static_cast<size_t>(r.n_pes), nullptr);
+  r.data.peer_base.assign(static_cast<size_t>(r.n_pes), nullptr);
+  for (int pe : r.local_pes) {
+    Card card;
+    if (cards[static_cast<size_t>(pe)].size() != sizeof card)
+      fatal(call, "PE %d sent a malformed segment description", pe);
+    memcpy(&card, cards[static_cast<size_t>(pe)].data(), sizeof card);
+    if (card.heap_size != r.heap.size)
+      fatal(call, "PE %d has a symmetric heap of %llu bytes and this PE %zu: every PE must see the same SHMEM_SYMMETRIC_SIZE",
+            pe, static_cast<unsigned long long>(card.heap_size), r.heap.size);
+    if (card.data_size != r.data.size)
+      fatal(call, "PE %d has %llu bytes of globals and this PE %zu: every PE must run the same executable",
+            pe, static_cast<unsigned long long>(card.data_size), r.data.size);
+    if (pe == r.my_pe) {
+      r.heap.peer_base[static_cast<size_t>(pe)] = r.heap.base;
+      r.data.peer_base[static_cast<size_t>(pe)] = r.data.base;
+      continue;
+    }
+    r.heap.peer_base[static_cast<size_t>(pe)] =
+        static_cast<char*>(SharedFile::map_peer(call, card.heap_name, r.heap.size));
+    if (r.data.size > 0)
+      r.data.peer_base[static_cast<size_t>(pe)] =
+          static_cast<char*>(SharedFile::map_peer(call, card.data_name, r.data.size));
+  }
+}
+
+void symmetric_unlink() {
+  rt().heap_file.unlink();
+  rt().data_file.unlink();
+}
+
+void* heap_allocate(const char* call, size_t size, size_t alignment) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.heap_mutex);
+  auto offset = r.allocator->allocate(size, alignment);
+  if (!offset) {
+    warn(call,
+         "the symmetric heap cannot hold %zu more bytes: %zu of %zu bytes are in use and the "
+         "largest free block is %zu bytes; raise SHMEM_SYMMETRIC_SIZE",
+         size, r.allocator->bytes_in_use(), r.allocator->capacity(), r.allocator->largest_free_block());
+    return nullptr;
+  }
+  return r.heap.base + *offset;
+}
+
+void heap_release(const char* call, void* ptr) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.heap_mutex);
+  if (!r.heap.contains(ptr) || !r.allocator->release(static_cast<size_t>(static_cast<char*>(ptr) - r.heap.base)))
+    fatal(call, "ptr = %p was not returned by shmem_malloc (or was freed already)", ptr);
+}
+
+size_t heap_block_size(const char* call, const void* ptr) {
+  Runtime& r = rt();
+  std::lock_guard<std::mutex> lock(r.heap_mutex);
+  auto size = r.heap.contains(ptr) ? r.allocator->block_size(static_cast<size_t>(static_cast<const char*>(ptr) - r.heap.base))
+                                   : std::nullopt;
+  if (!size) fatal(call, "ptr = %p was not returned by shmem_malloc (or was freed already)", ptr);
+  return *size;
+}
+
+char* resolve_slow(const char* call, const char* what, const void* addr, size_t len, int pe) {
+  Runtime& r = rt();
+  check_ready(call);
+  check_pe(call, pe);
+  const Segment* seg = r.heap.contains(addr) ? &r.heap : r.data.contains(addr) ? &r.data : nullptr;
+  if (seg == nullptr)
+    fatal(call, "%s = %p is not a symmetric address (neither in the symmetric heap nor a global variable)",
+          what, addr);
+  const size_t offset = static_cast<size_t>(static_cast<const char*>(addr) - seg->base);
+  if (len > seg->size - offset)
+    fatal(call, "%s = %p with %zu bytes runs %zu bytes past the end of the symmetric %s", what,
+          addr, len, len - (seg->size - offset), seg == &r.heap ? "heap" : "globals");
+  if (r.config.debug && seg == &r.heap && len > 0) {
+    std::lock_guard<std::mutex> lock(r.heap_mutex);
+    auto block = r.allocator->containing_block(offset);
+    if (!block)
+      fatal(call, "%s = %p is inside the symmetric heap but not inside an allocated object", what, addr);
+    if (offset + len > block->first + block->second)
+      fatal(call, "%s = %p with %zu bytes runs past the end of its %zu-byte object", what, addr,
+            len, block->second);
+  }
+  char* peer = seg->peer_base[static_cast<size_t>(pe)];
+  if (peer == nullptr)
+    fatal(call, "PE %d is on another node, and this PE reaches only PEs of its own node", pe);
+  return peer + offset;
+}
+
+}  // namespace tandem

@@ -1,0 +1,28 @@
+// The symmetric segments of a PE (heap and globals), their node peers' mapped copies, and
+// the symmetric heap's allocation.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace tandem {
+
+// Before PMIx starts threads: moves the globals onto shared memory and creates the heap.
+void symmetric_prepare(const char* call);
+// What node peers need to map this PE's segments (names and sizes), as a blob.
+std::string symmetric_card();
+// Maps the segments of every PE in rt().local_pes, from the gathered cards.
+void symmetric_map_peers(const char* call, const std::vector<std::string>& cards);
+// Once every peer has mapped them: removes this PE's files from /dev/shm.
+void symmetric_unlink();
+
+// Heap allocation on this PE (the API makes it collective).  nullptr with a message when
+// the heap is exhausted.
+void* heap_allocate(const char* call, size_t size, size_t alignment);
+// Frees a block; a pointer that is not the start of a heap block is an error.
+void heap_release(const char* call, void* ptr);
+// Size of the heap block starting at ptr (an error if there is none).
+size_t heap_block_size(const char* call, const void* ptr);
+
+}  // namespace tandem

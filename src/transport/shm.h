@@ -1,0 +1,75 @@
+// The intra-node engine: a node peer's symmetric memory is mapped into this process, so RMA
+// is a CPU copy and atomics are CPU atomics on the peer's memory.  Every AMO of a job goes
+// through one path, so CPU atomics here are atomic with each other.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace tandem::shm {
+
+inline void copy(void* to, const void* from, size_t bytes) {
+  if (bytes) memcpy(to, from, bytes);
+}
+
+// Strided copy of `count` blocks of `block` elements of `elem` bytes.
+inline void copy_strided(char* to, ptrdiff_t to_stride, const char* from, ptrdiff_t from_stride,
+                         size_t elem, size_t block, size_t count) {
+  const size_t bytes = elem * block;
+  for (size_t i = 0; i < count; ++i)
+    memcpy(to + static_cast<ptrdiff_t>(i) * to_stride * static_cast<ptrdiff_t>(elem),
+           from + static_cast<ptrdiff_t>(i) * from_stride * static_cast<ptrdiff_t>(elem), bytes);
+}
+
+// The integer type an AMO on T operates on (floating types are handled as their bits).
+template <typename T>
+using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, std::conditional_t<sizeof(T) == 8, uint64_t, T>>;
+
+template <typename T>
+inline Bits<T> to_bits(T v) {
+  Bits<T> b;
+  memcpy(&b, &v, sizeof b);
+  return b;
+}
+template <typename T>
+inline T from_bits(Bits<T> b) {
+  T v;
+  memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+enum class AmoOp { Fetch, Set, Swap, CompareSwap, Add, And, Or, Xor };
+
+// Applies `op` at `target` (on a peer's mapped memory) and returns the previous value.
+template <typename T>
+inline T amo(AmoOp op, T* target, T operand, T compare = T()) {
+  auto* word = reinterpret_cast<Bits<T>*>(target);
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (op) {
+      case AmoOp::Fetch: return from_bits<T>(__atomic_load_n(word, __ATOMIC_ACQUIRE));
+      case AmoOp::Set: __atomic_store_n(word, to_bits(operand), __ATOMIC_RELEASE); return T();
+      case AmoOp::Swap: return from_bits<T>(__atomic_exchange_n(word, to_bits(operand), __ATOMIC_ACQ_REL));
+      default: __builtin_unreachable();
+    }
+  } else {
+    switch (op) {
+      case AmoOp::Fetch: return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+      case AmoOp::Set: __atomic_store_n(word, operand, __ATOMIC_RELEASE); return T();
+      case AmoOp::Swap: return __atomic_exchange_n(word, operand, __ATOMIC_ACQ_REL);
+      case AmoOp::CompareSwap:
+        __atomic_compare_exchange_n(word, &compare, operand, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+        return compare;
+      case AmoOp::Add: return __atomic_fetch_add(word, operand, __ATOMIC_ACQ_REL);
+      case AmoOp::And: return __atomic_fetch_and(word, operand, __ATOMIC_ACQ_REL);
+      case AmoOp::Or: return __atomic_fetch_or(word, operand, __ATOMIC_ACQ_REL);
+      case AmoOp::Xor: return __atomic_fetch_xor(word, operand, __ATOMIC_ACQ_REL);
+    }
+    __builtin_unreachable();
+  }
+}
+
+// Makes every store this PE issued before visible before any store it issues after.
+inline void order_stores() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+}  // namespace tandem::shm

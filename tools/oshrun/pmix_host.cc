@@ -1,0 +1,185 @@
+#include "pmix_host.h"
+
+#include <pmix_server.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "job_info.h"
+
+namespace tandem::oshrun {
+namespace {
+
+// ---- the server module: PMIx's progress thread calls these ----
+
+pmix_status_t on_client_finalized(const pmix_proc_t*, void*, pmix_op_cbfunc_t cbfunc,
+                                  void* cbdata) {
+  if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
+  return PMIX_SUCCESS;
+}
+
+// The whole job ends whatever `procs` says: a partial abort would leave the survivors
+// waiting on peers that are gone.
+pmix_status_t on_abort(const pmix_proc_t* proc, void* server_object, int status,
+                       const char msg[], pmix_proc_t[], size_t, pmix_op_cbfunc_t cbfunc,
+                       void* cbdata) {
+  if (server_object != nullptr) {
+    int rank = proc != nullptr ? static_cast<int>(proc->rank) : -1;
+    static_cast<PmixHost*>(server_object)->on_abort(rank, status, msg);
+  }
+  // The main thread has the request queued already; the PE may now go on (and exit).
+  if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
+  return PMIX_SUCCESS;
+}
+
+// PMIx hands the host a malloc'd blob that the host owns from then on (PMIx does not
+// free it after fence_nb returns, and reads it on another event after the callback), so
+// the release function frees exactly that blob.
+void release_fence_data(void* blob) { std::free(blob); }
+
+// Every participant is one of our local clients, so the collected data is already
+// complete: return it as the result of the fence.
+pmix_status_t on_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char* data,
+                       size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+  if (cbfunc == nullptr) {
+    std::free(data);
+    return PMIX_SUCCESS;
+  }
+  cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_fence_data, data);
+  return PMIX_SUCCESS;
+}
+
+// Only asked about processes PMIx does not host locally; oshrun hosts every PE.
+pmix_status_t on_direct_modex(const pmix_proc_t*, const pmix_info_t[], size_t,
+                              pmix_modex_cbfunc_t, void*) {
+  return PMIX_ERR_NOT_FOUND;
+}
+
+pmix_server_module_t make_module() {
+  pmix_server_module_t module;
+  std::memset(&module, 0, sizeof module);
+  module.client_connected = nullptr;  // PEs need no approval to connect
+  module.client_finalized = on_client_finalized;
+  module.abort = on_abort;
+  module.fence_nb = on_fence;
+  module.direct_modex = on_direct_modex;
+  return module;
+}
+
+pmix_server_module_t g_module = make_module();
+
+// A Unix-socket path is limited to 108 bytes; PMIx puts its rendezvous file in this
+// directory, so a long $TMPDIR falls back to /tmp.
+std::string tmpdir_base() {
+  const char* env = std::getenv("TMPDIR");
+  struct stat st;
+  if (env != nullptr && env[0] == '/' && std::strlen(env) <= 48 && ::stat(env, &st) == 0 &&
+      S_ISDIR(st.st_mode))
+    return env;
+  return "/tmp";
+}
+
+}  // namespace
+
+bool PmixHost::make_tmpdir() {
+  std::string path = tmpdir_base() + "/oshrun." + std::to_string(::getpid()) + ".XXXXXX";
+  if (::mkdtemp(path.data()) == nullptr) {
+    std::fprintf(stderr, "oshrun: cannot create a temporary directory %s: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return false;
+  }
+  tmpdir_ = path;
+  return true;
+}
+
+bool PmixHost::start() {
+  if (!make_tmpdir()) return false;
+  JobInfoList info;
+  info.add_string(PMIX_SERVER_TMPDIR, tmpdir_);
+  info.add_string(PMIX_SYSTEM_TMPDIR, tmpdir_);
+  pmix_data_array_t array;
+  if (!info.convert(array)) {
+    std::fprintf(stderr, "oshrun: cannot build the PMIx server settings\n");
+    return false;
+  }
+  pmix_status_t rc = PMIx_server_init(&g_module, static_cast<pmix_info_t*>(array.array),
+                                      array.size);
+  PMIx_Data_array_destruct(&array);
+  if (rc != PMIX_SUCCESS) {
+    std::fprintf(stderr, "oshrun: cannot start the PMIx server (PMIx_server_init: %s)\n",
+                 PMIx_Error_string(rc));
+    return false;
+  }
+  server_up_ = true;
+  return true;
+}
+
+bool PmixHost::register_job(int num_pes) {
+  nspace_ = "oshrun." + std::to_string(::getpid());
+  pmix_data_array_t array;
+  if (!build_job_info(nspace_, num_pes, array)) {
+    std::fprintf(stderr, "oshrun: cannot build the PMIx job information\n");
+    return false;
+  }
+  pmix_nspace_t ns;
+  PMIX_LOAD_NSPACE(ns, nspace_.c_str());
+  pmix_status_t rc = PMIx_server_register_nspace(
+      ns, num_pes, static_cast<pmix_info_t*>(array.array), array.size, nullptr, nullptr);
+  PMIx_Data_array_destruct(&array);
+  if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+    std::fprintf(stderr, "oshrun: cannot register the job with PMIx: %s\n",
+                 PMIx_Error_string(rc));
+    return false;
+  }
+  nspace_registered_ = true;
+  return true;
+}
+
+bool PmixHost::prepare_client(int rank, char*** env) {
+  pmix_proc_t proc;
+  PMIX_PROC_LOAD(&proc, nspace_.c_str(), static_cast<pmix_rank_t>(rank));
+  pmix_status_t rc =
+      PMIx_server_register_client(&proc, ::geteuid(), ::getegid(), this, nullptr, nullptr);
+  if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+    std::fprintf(stderr, "oshrun: cannot register PE %d with PMIx: %s\n", rank,
+                 PMIx_Error_string(rc));
+    return false;
+  }
+  rc = PMIx_server_setup_fork(&proc, env);
+  if (rc != PMIX_SUCCESS) {
+    std::fprintf(stderr, "oshrun: cannot prepare PE %d's PMIx environment: %s\n", rank,
+                 PMIx_Error_string(rc));
+    return false;
+  }
+  return true;
+}
+
+void PmixHost::on_abort(int rank, int status, const char* message) {
+  events_.post_abort(AbortRequest{rank, status, message != nullptr ? message : ""});
+}
+
+void PmixHost::stop() {
+  if (nspace_registered_) {
+    pmix_nspace_t ns;
+    PMIX_LOAD_NSPACE(ns, nspace_.c_str());
+    PMIx_server_deregister_nspace(ns, nullptr, nullptr);
+    nspace_registered_ = false;
+  }
+  if (server_up_) {
+    PMIx_server_finalize();
+    server_up_ = false;
+  }
+  if (!tmpdir_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(tmpdir_, ignored);
+    tmpdir_.clear();
+  }
+}
+
+}  // namespace tandem::oshrun
