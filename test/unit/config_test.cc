@@ -1,0 +1,90 @@
+#include "core/config.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+using tandem::Config;
+using tandem::parse_bool;
+using tandem::parse_size;
+
+TEST(ParseSize, AcceptsSuffixes) {
+  EXPECT_EQ(parse_size("512"), 512u);
+  EXPECT_EQ(parse_size("64K"), 64u << 10);
+  EXPECT_EQ(parse_size("64kb"), 64u << 10);
+  EXPECT_EQ(parse_size("2M"), 2u << 20);
+  EXPECT_EQ(parse_size("1G"), size_t{1} << 30);
+  EXPECT_EQ(parse_size("3g"), size_t{3} << 30);
+}
+
+TEST(ParseSize, RejectsGarbageAndOverflow) {
+  EXPECT_FALSE(parse_size(""));
+  EXPECT_FALSE(parse_size("M"));
+  EXPECT_FALSE(parse_size("-1"));
+  EXPECT_FALSE(parse_size("12X"));
+  EXPECT_FALSE(parse_size("1MM"));
+  EXPECT_FALSE(parse_size("99999999999999999999999"));
+  EXPECT_FALSE(parse_size("17179869184G"));
+}
+
+TEST(ParseBool, KnowsTheUsualSpellings) {
+  EXPECT_EQ(parse_bool("1"), true);
+  EXPECT_EQ(parse_bool("yes"), true);
+  EXPECT_EQ(parse_bool("ON"), true);
+  EXPECT_EQ(parse_bool("0"), false);
+  EXPECT_EQ(parse_bool("False"), false);
+  EXPECT_FALSE(parse_bool("maybe"));
+}
+
+class ConfigEnvironment : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const auto& e : tandem::config_table()) {
+      unsetenv(e.name);
+      if (e.alias) unsetenv(e.alias);
+    }
+  }
+};
+
+TEST_F(ConfigEnvironment, DefaultsApply) {
+  std::string error;
+  Config c = Config::from_environment(&error);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(c.symmetric_size, size_t{512} << 20);
+  EXPECT_FALSE(c.debug);
+  EXPECT_EQ(c.virtual_nodes, 1);
+  EXPECT_EQ(c.defer_threshold, ~size_t{0});
+}
+
+TEST_F(ConfigEnvironment, ReadsValuesAndDeprecatedAliases) {
+  setenv("SMA_SYMMETRIC_SIZE", "2M", 1);
+  setenv("SHMEM_DEBUG", "1", 1);
+  setenv("TANDEM_DEFER_THRESHOLD", "8K", 1);
+  std::string error;
+  Config c = Config::from_environment(&error);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(c.symmetric_size, size_t{2} << 20);
+  EXPECT_TRUE(c.debug);
+  EXPECT_EQ(c.defer_threshold, 8192u);
+  setenv("SHMEM_SYMMETRIC_SIZE", "4M", 1);  // the standard name wins over the alias
+  EXPECT_EQ(Config::from_environment(&error).symmetric_size, size_t{4} << 20);
+}
+
+TEST_F(ConfigEnvironment, ExplainsBadValues) {
+  setenv("SHMEM_SYMMETRIC_SIZE", "lots", 1);
+  setenv("TANDEM_YIELD", "sometimes", 1);
+  std::string error;
+  Config c = Config::from_environment(&error);
+  EXPECT_NE(error.find("SHMEM_SYMMETRIC_SIZE=\"lots\""), std::string::npos) << error;
+  EXPECT_NE(error.find("TANDEM_YIELD"), std::string::npos) << error;
+  EXPECT_EQ(c.symmetric_size, size_t{512} << 20) << "the default stays";
+}
+
+TEST(ConfigTable, EveryEntryIsDocumented) {
+  for (const auto& e : tandem::config_table()) {
+    EXPECT_TRUE(e.name && *e.name);
+    EXPECT_TRUE(e.fallback);
+    EXPECT_TRUE(e.meaning && *e.meaning) << e.name;
+  }
+  EXPECT_NE(tandem::config_report().find("SHMEM_SYMMETRIC_SIZE"), std::string::npos);
+}
