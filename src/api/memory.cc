@@ -12,13 +12,28 @@ using namespace tandem;
 
 namespace {
 
+// SHMEM_DEBUG: every PE compares what it asked for and got with PE 0; a difference means
+// the PEs did not make the same allocation calls, and the heap is no longer symmetric.
+void check_agreement(const char* call, size_t size, size_t alignment, const void* p) {
+  Runtime& r = rt();
+  const uint64_t mine[3] = {size, alignment, p ? static_cast<uint64_t>(static_cast<const char*>(p) - r.heap.base) : ~0ull};
+  for (int i = 0; i < 3; ++i) r.agreement[i] = mine[i];
+  world_barrier().run(call);
+  const auto* first = reinterpret_cast<const uint64_t*>(resolve(call, "agreement", r.agreement, 3 * sizeof(uint64_t), 0));
+  const bool same = first[0] == mine[0] && first[1] == mine[1] && first[2] == mine[2];
+  world_barrier().run(call);  // PE 0's record stays until everyone has read it
+  if (!same)
+    fatal(call,
+          "this PE asked for %zu bytes (alignment %zu) but PE 0 for %llu bytes (alignment %llu), or "
+          "got another offset: every PE must make the same allocation calls in the same order",
+          size, alignment, static_cast<unsigned long long>(first[0]),
+          static_cast<unsigned long long>(first[1]));
+}
+
 void* allocate_collectively(const char* call, size_t size, size_t alignment) {
   check_ready(call);
-  if (size == 0) {
-    world_barrier().run(call);
-    return nullptr;
-  }
-  void* p = heap_allocate(call, size, alignment);
+  void* p = size == 0 ? nullptr : heap_allocate(call, size, alignment);
+  if (rt().config.debug) check_agreement(call, size, alignment, p);
   world_barrier().run(call);
   return p;
 }

@@ -101,6 +101,7 @@ void runtime_init(const char* call, int requested_threads) {
   r.initialized = true;
   r.init_count = 1;
   world_barrier().init(call);
+  r.agreement = static_cast<uint64_t*>(heap_allocate(call, 4 * sizeof(uint64_t), 64));
   static bool registered = false;
   if (!registered) {
     atexit(finalize_at_exit);

@@ -49,6 +49,7 @@ struct Runtime {
   SharedFile data_file;
   std::mutex heap_mutex;          // guards allocator
   SymmetricAllocator* allocator = nullptr;
+  uint64_t* agreement = nullptr;  // symmetric scratch for SHMEM_DEBUG's collective checks
 
   bool is_local(int pe) const { return heap.peer_base[static_cast<size_t>(pe)] != nullptr; }
 };
