@@ -7,8 +7,11 @@
 //   bit 63 the grant handed over by its predecessor.
 #include "api/api.h"
 #include "core/backoff.h"
+#include "mem/target.h"
+#include "nbi/scheduler.h"
 
 using namespace tandem;
+using shm::AmoOp;
 
 namespace {
 
@@ -17,22 +20,40 @@ constexpr uint64_t kGranted = 1ull << 63;
 constexpr uint64_t kNextMask = ~kTailMask & ~kGranted;
 constexpr int kLockHome = 0;
 
-uint64_t* word_on(const char* call, long* lock, int pe) {
+// Every access to a lock word except a PE's polling of its own copy is an atomic through the
+// scheduler, so lock words follow the job's one atomic path.
+struct LockWord {
+  const char* call;
+  Target where;
+  uint64_t fetch() const { return scheduler().atomic<uint64_t>(call, where, AmoOp::Fetch, 0, 0, true); }
+  uint64_t fetch_and(uint64_t v) const { return scheduler().atomic<uint64_t>(call, where, AmoOp::And, v, 0, true); }
+  uint64_t fetch_or(uint64_t v) const { return scheduler().atomic<uint64_t>(call, where, AmoOp::Or, v, 0, true); }
+  // Returns the value found; the swap happened if it equals `expected`.
+  uint64_t compare_swap(uint64_t expected, uint64_t desired) const {
+    return scheduler().atomic<uint64_t>(call, where, AmoOp::CompareSwap, desired, expected, true);
+  }
+};
+
+LockWord word_on(const char* call, long* lock, int pe) {
   check_buffer(call, "lock", lock, sizeof(long));
-  return reinterpret_cast<uint64_t*>(resolve(call, "lock", lock, sizeof(long), pe));
+  return LockWord{call, locate(call, "lock", lock, sizeof(long), pe)};
 }
 
-// Atomically replaces the tail on PE 0 with `tail` when `expected(old tail)` holds;
-// returns the old tail.
-template <typename Expect>
-uint64_t swap_tail(uint64_t* home, uint64_t tail, Expect expected) {
-  uint64_t old = __atomic_load_n(home, __ATOMIC_ACQUIRE);
-  while (expected(old & kTailMask)) {
-    if (__atomic_compare_exchange_n(home, &old, (old & ~kTailMask) | tail, false, __ATOMIC_ACQ_REL,
-                                    __ATOMIC_ACQUIRE))
-      return old & kTailMask;
+// Replaces the tail on PE 0 with `tail` while `replace(old tail)` holds; returns the old tail.
+template <typename Replace>
+uint64_t swap_tail(const LockWord& home, uint64_t tail, Replace replace) {
+  uint64_t old = home.fetch();
+  while (replace(old & kTailMask)) {
+    const uint64_t seen = home.compare_swap(old, (old & ~kTailMask) | tail);
+    if (seen == old) return old & kTailMask;
+    old = seen;
   }
   return old & kTailMask;
+}
+
+void wait_for_bits(long* lock, uint64_t mask) {
+  auto* mine = reinterpret_cast<uint64_t*>(lock);
+  wait_until_ready([&] { return (__atomic_load_n(mine, __ATOMIC_ACQUIRE) & mask) != 0; });
 }
 
 }  // namespace
@@ -41,51 +62,42 @@ TANDEM_API(void, set_lock, (long* lock)) {
   const char* call = TANDEM_CALL;
   check_ready(call);
   const int me = rt().my_pe;
-  uint64_t* mine = word_on(call, lock, me);
-  __atomic_fetch_and(mine, kTailMask, __ATOMIC_ACQ_REL);  // no successor, not granted
-  uint64_t* home = word_on(call, lock, kLockHome);
+  word_on(call, lock, me).fetch_and(kTailMask);  // no successor, not granted
+  const LockWord home = word_on(call, lock, kLockHome);
   const uint64_t self = static_cast<uint64_t>(me) + 1;
   const uint64_t prev = swap_tail(home, self, [](uint64_t) { return true; });
   if (prev == 0) return;
-  uint64_t* before = word_on(call, lock, static_cast<int>(prev - 1));
-  __atomic_fetch_or(before, self << 32, __ATOMIC_ACQ_REL);
-  wait_until_ready([&] { return (__atomic_load_n(mine, __ATOMIC_ACQUIRE) & kGranted) != 0; });
+  word_on(call, lock, static_cast<int>(prev - 1)).fetch_or(self << 32);
+  wait_for_bits(lock, kGranted);
 }
 
 TANDEM_API(int, test_lock, (long* lock)) {
   const char* call = TANDEM_CALL;
   check_ready(call);
   const int me = rt().my_pe;
-  uint64_t* mine = word_on(call, lock, me);
-  __atomic_fetch_and(mine, kTailMask, __ATOMIC_ACQ_REL);
-  uint64_t* home = word_on(call, lock, kLockHome);
+  word_on(call, lock, me).fetch_and(kTailMask);
   const uint64_t self = static_cast<uint64_t>(me) + 1;
-  const uint64_t prev = swap_tail(home, self, [](uint64_t tail) { return tail == 0; });
+  const uint64_t prev = swap_tail(word_on(call, lock, kLockHome), self, [](uint64_t tail) { return tail == 0; });
   return prev == 0 ? 0 : 1;
 }
 
 TANDEM_API(void, clear_lock, (long* lock)) {
   const char* call = TANDEM_CALL;
   check_ready(call);
-  shmem_quiet();  // what was written under the lock lands before the next holder enters
+  scheduler().quiet(call);  // what was written under the lock lands before the next holder enters
   const int me = rt().my_pe;
-  uint64_t* mine = word_on(call, lock, me);
-  uint64_t* home = word_on(call, lock, kLockHome);
+  const LockWord home = word_on(call, lock, kLockHome);
   const uint64_t self = static_cast<uint64_t>(me) + 1;
   // No successor queued: free the lock.
-  uint64_t old = __atomic_load_n(home, __ATOMIC_ACQUIRE);
+  uint64_t old = home.fetch();
   while ((old & kTailMask) == self) {
-    if (__atomic_compare_exchange_n(home, &old, old & ~kTailMask, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-      return;
+    const uint64_t seen = home.compare_swap(old, old & ~kTailMask);
+    if (seen == old) return;
+    old = seen;
   }
-  if ((old & kTailMask) == 0)
-    fatal(call, "lock = %p is not held by this PE", static_cast<void*>(lock));
+  if ((old & kTailMask) == 0) fatal(call, "lock = %p is not held by this PE", static_cast<void*>(lock));
   // A successor is queued (or about to link itself): wait for the link, then grant.
-  uint64_t next = 0;
-  wait_until_ready([&] {
-    next = (__atomic_load_n(mine, __ATOMIC_ACQUIRE) & kNextMask) >> 32;
-    return next != 0;
-  });
-  uint64_t* successor = word_on(call, lock, static_cast<int>(next - 1));
-  __atomic_fetch_or(successor, kGranted, __ATOMIC_ACQ_REL);
+  wait_for_bits(lock, kNextMask);
+  const uint64_t next = (__atomic_load_n(reinterpret_cast<uint64_t*>(lock), __ATOMIC_ACQUIRE) & kNextMask) >> 32;
+  word_on(call, lock, static_cast<int>(next - 1)).fetch_or(kGranted);
 }

@@ -6,6 +6,7 @@
 #include "api/api.h"
 #include "coll/barrier.h"
 #include "mem/symmetric.h"
+#include "mem/target.h"
 #include "nbi/scheduler.h"
 
 using namespace tandem;
@@ -19,7 +20,8 @@ void check_agreement(const char* call, size_t size, size_t alignment, const void
   const uint64_t mine[3] = {size, alignment, p ? static_cast<uint64_t>(static_cast<const char*>(p) - r.heap.base) : ~0ull};
   for (int i = 0; i < 3; ++i) r.agreement[i] = mine[i];
   world_barrier().run(call);
-  const auto* first = reinterpret_cast<const uint64_t*>(resolve(call, "agreement", r.agreement, 3 * sizeof(uint64_t), 0));
+  uint64_t first[3];
+  scheduler().submit(call, Op{Op::Kind::Get, locate(call, "agreement", r.agreement, sizeof first, 0), first, sizeof first});
   const bool same = first[0] == mine[0] && first[1] == mine[1] && first[2] == mine[2];
   world_barrier().run(call);  // PE 0's record stays until everyone has read it
   if (!same)
@@ -68,7 +70,7 @@ TANDEM_API(void*, align, (size_t alignment, size_t size)) {
 
 TANDEM_API(void, free, (void* ptr)) {
   check_ready(TANDEM_CALL);
-  scheduler().quiet();
+  scheduler().quiet(TANDEM_CALL);
   world_barrier().run(TANDEM_CALL);  // no PE may still be writing into the object
   if (ptr) heap_release(TANDEM_CALL, ptr);
 }
@@ -81,7 +83,7 @@ TANDEM_API(void*, realloc, (void* ptr, size_t size)) {
     return nullptr;
   }
   const size_t old_size = heap_block_size(TANDEM_CALL, ptr);
-  scheduler().quiet();
+  scheduler().quiet(TANDEM_CALL);
   world_barrier().run(TANDEM_CALL);
   void* fresh = heap_allocate(TANDEM_CALL, size, SymmetricAllocator::kGranule);
   if (fresh) {

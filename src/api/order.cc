@@ -7,22 +7,22 @@ using namespace tandem;
 
 TANDEM_API(void, fence, (void)) {
   check_ready(TANDEM_CALL);
-  scheduler().fence();
+  scheduler().fence(TANDEM_CALL);
 }
 
 TANDEM_API(void, ctx_fence, (shmem_ctx_t ctx)) {
   check_ready(TANDEM_CALL);
-  if (ctx != SHMEM_CTX_INVALID) scheduler().fence();
+  if (ctx != SHMEM_CTX_INVALID) scheduler().fence(TANDEM_CALL);
 }
 
 TANDEM_API(void, quiet, (void)) {
   check_ready(TANDEM_CALL);
-  scheduler().quiet();
+  scheduler().quiet(TANDEM_CALL);
 }
 
 TANDEM_API(void, ctx_quiet, (shmem_ctx_t ctx)) {
   check_ready(TANDEM_CALL);
-  if (ctx != SHMEM_CTX_INVALID) scheduler().quiet();
+  if (ctx != SHMEM_CTX_INVALID) scheduler().quiet(TANDEM_CALL);
 }
 
 namespace {
@@ -31,7 +31,7 @@ void pe_quiet(const char* call, const int* target_pes, size_t npes) {
   check_buffer(call, "target_pes", target_pes, npes);
   for (size_t i = 0; i < npes; ++i) check_pe(call, target_pes[i]);
   // Completing everything completes what went to these PEs.
-  scheduler().quiet();
+  scheduler().quiet(call);
 }
 }  // namespace
 
@@ -44,7 +44,7 @@ TANDEM_API(void, ctx_pe_quiet, (shmem_ctx_t ctx, const int* target_pes, size_t n
 
 TANDEM_API(void, barrier_all, (void)) {
   check_ready(TANDEM_CALL);
-  scheduler().quiet();
+  scheduler().quiet(TANDEM_CALL);
   world_barrier().run(TANDEM_CALL);
 }
 

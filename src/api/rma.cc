@@ -3,6 +3,7 @@
 // are one-line calls expanded from the type tables.
 #include "api/api.h"
 #include "nbi/scheduler.h"
+#include "mem/target.h"
 #include "transport/shm.h"
 
 using namespace tandem;
@@ -11,9 +12,9 @@ namespace {
 
 enum class Blocking { Yes, No };
 
-void submit(const Op& op, Blocking blocking) {
-  if (blocking == Blocking::Yes) scheduler().submit(op);
-  else scheduler().submit_nbi(op);
+void submit(const char* call, const Op& op, Blocking blocking) {
+  if (blocking == Blocking::Yes) scheduler().submit(call, op);
+  else scheduler().submit_nbi(call, op);
 }
 
 template <typename T>
@@ -22,8 +23,8 @@ void put(const char* call, shmem_ctx_t ctx, T* dest, const T* source, size_t nel
   const size_t bytes = nelems * sizeof(T);
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
-  char* to = resolve(call, "dest", dest, bytes, pe);
-  submit(Op{Op::Kind::Put, pe, to, source, bytes}, b);
+  const Target to = locate(call, "dest", dest, bytes, pe);
+  submit(call, Op{Op::Kind::Put, to, const_cast<T*>(source), bytes}, b);
 }
 
 template <typename T>
@@ -32,22 +33,28 @@ void get(const char* call, shmem_ctx_t ctx, T* dest, const T* source, size_t nel
   const size_t bytes = nelems * sizeof(T);
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
-  const char* from = resolve(call, "source", source, bytes, pe);
-  submit(Op{Op::Kind::Get, pe, dest, from, bytes}, b);
+  const Target from = locate(call, "source", source, bytes, pe);
+  submit(call, Op{Op::Kind::Get, from, dest, bytes}, b);
 }
 
 template <typename T>
 void p(const char* call, shmem_ctx_t ctx, T* dest, T value, int pe) {
   check_ctx(call, ctx);
   check_buffer(call, "dest", dest, sizeof(T));
-  *reinterpret_cast<T*>(resolve(call, "dest", dest, sizeof(T), pe)) = value;
+  const Target to = locate(call, "dest", dest, sizeof(T), pe);
+  if (to.mapped) *reinterpret_cast<T*>(to.mapped) = value;
+  else scheduler().submit(call, Op{Op::Kind::Put, to, &value, sizeof(T)});
 }
 
 template <typename T>
 T g(const char* call, shmem_ctx_t ctx, const T* source, int pe) {
   check_ctx(call, ctx);
   check_buffer(call, "source", source, sizeof(T));
-  return *reinterpret_cast<const T*>(resolve(call, "source", source, sizeof(T), pe));
+  const Target from = locate(call, "source", source, sizeof(T), pe);
+  if (from.mapped) return *reinterpret_cast<const T*>(from.mapped);
+  T value;
+  scheduler().submit(call, Op{Op::Kind::Get, from, &value, sizeof(T)});
+  return value;
 }
 
 // Elements spanned by `blocks` blocks of `block` elements placed `stride` elements apart.
@@ -56,29 +63,32 @@ size_t strided_extent(const char* call, const char* what, ptrdiff_t stride, size
   return blocks == 0 ? 0 : (blocks - 1) * static_cast<size_t>(stride) + block;
 }
 
-// iput and ibput (block = 1 for iput).
+// iput, iget, ibput and ibget (block = 1 for the i forms): each block is one Op, posted
+// without waiting; one completion wait at the end gives the blocking semantics.
 template <typename T>
-void strided_put(const char* call, shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst,
-                 ptrdiff_t sst, size_t block, size_t blocks, int pe) {
+void strided(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst,
+             ptrdiff_t sst, size_t block, size_t blocks, int pe) {
   check_ctx(call, ctx);
   const size_t dest_bytes = strided_extent(call, "dst", dst, block, blocks) * sizeof(T);
   const size_t source_bytes = strided_extent(call, "sst", sst, block, blocks) * sizeof(T);
   check_buffer(call, "dest", dest, dest_bytes);
   check_buffer(call, "source", source, source_bytes);
-  char* to = resolve(call, "dest", dest, dest_bytes, pe);
-  shm::copy_strided(to, dst, reinterpret_cast<const char*>(source), sst, sizeof(T), block, blocks);
-}
-
-template <typename T>
-void strided_get(const char* call, shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst,
-                 ptrdiff_t sst, size_t block, size_t blocks, int pe) {
-  check_ctx(call, ctx);
-  const size_t dest_bytes = strided_extent(call, "dst", dst, block, blocks) * sizeof(T);
-  const size_t source_bytes = strided_extent(call, "sst", sst, block, blocks) * sizeof(T);
-  check_buffer(call, "dest", dest, dest_bytes);
-  check_buffer(call, "source", source, source_bytes);
-  const char* from = resolve(call, "source", source, source_bytes, pe);
-  shm::copy_strided(reinterpret_cast<char*>(dest), dst, from, sst, sizeof(T), block, blocks);
+  const bool put = kind == Op::Kind::Put;
+  const Target remote = put ? locate(call, "dest", dest, dest_bytes, pe) : locate(call, "source", source, source_bytes, pe);
+  const ptrdiff_t remote_stride = put ? dst : sst, local_stride = put ? sst : dst;
+  T* local = put ? const_cast<T*>(source) : dest;
+  if (remote.mapped) {
+    auto* mapped = reinterpret_cast<T*>(remote.mapped);
+    if (put) shm::copy_strided(remote.mapped, dst, reinterpret_cast<const char*>(source), sst, sizeof(T), block, blocks);
+    else shm::copy_strided(reinterpret_cast<char*>(dest), dst, reinterpret_cast<const char*>(mapped), sst, sizeof(T), block, blocks);
+    return;
+  }
+  for (size_t i = 0; i < blocks; ++i) {
+    Target t = remote;
+    t.offset += i * static_cast<size_t>(remote_stride) * sizeof(T);
+    scheduler().submit_nbi(call, Op{kind, t, local + static_cast<ptrdiff_t>(i) * local_stride, block * sizeof(T)});
+  }
+  scheduler().quiet(call);
 }
 
 }  // namespace
@@ -97,14 +107,14 @@ void strided_get(const char* call, shmem_ctx_t ctx, T* dest, const T* source, pt
   TANDEM_API(void, ctx_##N##_p, (shmem_ctx_t c, T * d, T v, int pe)) { p(TANDEM_CALL, c, d, v, pe); } \
   TANDEM_API(T, N##_g, (const T* s, int pe)) { return g(TANDEM_CALL, CTX, s, pe); } \
   TANDEM_API(T, ctx_##N##_g, (shmem_ctx_t c, const T* s, int pe)) { return g(TANDEM_CALL, c, s, pe); } \
-  TANDEM_API(void, N##_iput, (T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided_put(TANDEM_CALL, CTX, d, s, dst, sst, 1, n, pe); } \
-  TANDEM_API(void, ctx_##N##_iput, (shmem_ctx_t c, T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided_put(TANDEM_CALL, c, d, s, dst, sst, 1, n, pe); } \
-  TANDEM_API(void, N##_iget, (T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided_get(TANDEM_CALL, CTX, d, s, dst, sst, 1, n, pe); } \
-  TANDEM_API(void, ctx_##N##_iget, (shmem_ctx_t c, T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided_get(TANDEM_CALL, c, d, s, dst, sst, 1, n, pe); } \
-  TANDEM_API(void, N##_ibput, (T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided_put(TANDEM_CALL, CTX, d, s, dst, sst, b, nb, pe); } \
-  TANDEM_API(void, ctx_##N##_ibput, (shmem_ctx_t c, T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided_put(TANDEM_CALL, c, d, s, dst, sst, b, nb, pe); } \
-  TANDEM_API(void, N##_ibget, (T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided_get(TANDEM_CALL, CTX, d, s, dst, sst, b, nb, pe); } \
-  TANDEM_API(void, ctx_##N##_ibget, (shmem_ctx_t c, T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided_get(TANDEM_CALL, c, d, s, dst, sst, b, nb, pe); }
+  TANDEM_API(void, N##_iput, (T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided(TANDEM_CALL, Op::Kind::Put, CTX, d, s, dst, sst, 1, n, pe); } \
+  TANDEM_API(void, ctx_##N##_iput, (shmem_ctx_t c, T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided(TANDEM_CALL, Op::Kind::Put, c, d, s, dst, sst, 1, n, pe); } \
+  TANDEM_API(void, N##_iget, (T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided(TANDEM_CALL, Op::Kind::Get, CTX, d, s, dst, sst, 1, n, pe); } \
+  TANDEM_API(void, ctx_##N##_iget, (shmem_ctx_t c, T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided(TANDEM_CALL, Op::Kind::Get, c, d, s, dst, sst, 1, n, pe); } \
+  TANDEM_API(void, N##_ibput, (T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided(TANDEM_CALL, Op::Kind::Put, CTX, d, s, dst, sst, b, nb, pe); } \
+  TANDEM_API(void, ctx_##N##_ibput, (shmem_ctx_t c, T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided(TANDEM_CALL, Op::Kind::Put, c, d, s, dst, sst, b, nb, pe); } \
+  TANDEM_API(void, N##_ibget, (T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided(TANDEM_CALL, Op::Kind::Get, CTX, d, s, dst, sst, b, nb, pe); } \
+  TANDEM_API(void, ctx_##N##_ibget, (shmem_ctx_t c, T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided(TANDEM_CALL, Op::Kind::Get, c, d, s, dst, sst, b, nb, pe); }
 TANDEM_RMA_TYPES(TANDEM_DEFINE_RMA)
 
 // Sized forms: the element type of each width, behind void pointers.
@@ -117,14 +127,14 @@ TANDEM_RMA_TYPES(TANDEM_DEFINE_RMA)
   TANDEM_API(void, ctx_put##BITS##_nbi, (shmem_ctx_t c, void* d, const void* s, size_t n, int pe)) { put(TANDEM_CALL, c, static_cast<E*>(d), static_cast<const E*>(s), n, pe, Blocking::No); } \
   TANDEM_API(void, get##BITS##_nbi, (void* d, const void* s, size_t n, int pe)) { get(TANDEM_CALL, CTX, static_cast<E*>(d), static_cast<const E*>(s), n, pe, Blocking::No); } \
   TANDEM_API(void, ctx_get##BITS##_nbi, (shmem_ctx_t c, void* d, const void* s, size_t n, int pe)) { get(TANDEM_CALL, c, static_cast<E*>(d), static_cast<const E*>(s), n, pe, Blocking::No); } \
-  TANDEM_API(void, iput##BITS, (void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided_put(TANDEM_CALL, CTX, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, 1, n, pe); } \
-  TANDEM_API(void, ctx_iput##BITS, (shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided_put(TANDEM_CALL, c, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, 1, n, pe); } \
-  TANDEM_API(void, iget##BITS, (void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided_get(TANDEM_CALL, CTX, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, 1, n, pe); } \
-  TANDEM_API(void, ctx_iget##BITS, (shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided_get(TANDEM_CALL, c, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, 1, n, pe); } \
-  TANDEM_API(void, ibput##BITS, (void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided_put(TANDEM_CALL, CTX, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, b, nb, pe); } \
-  TANDEM_API(void, ctx_ibput##BITS, (shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided_put(TANDEM_CALL, c, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, b, nb, pe); } \
-  TANDEM_API(void, ibget##BITS, (void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided_get(TANDEM_CALL, CTX, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, b, nb, pe); } \
-  TANDEM_API(void, ctx_ibget##BITS, (shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided_get(TANDEM_CALL, c, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, b, nb, pe); }
+  TANDEM_API(void, iput##BITS, (void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided(TANDEM_CALL, Op::Kind::Put, CTX, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, 1, n, pe); } \
+  TANDEM_API(void, ctx_iput##BITS, (shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided(TANDEM_CALL, Op::Kind::Put, c, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, 1, n, pe); } \
+  TANDEM_API(void, iget##BITS, (void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided(TANDEM_CALL, Op::Kind::Get, CTX, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, 1, n, pe); } \
+  TANDEM_API(void, ctx_iget##BITS, (shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe)) { strided(TANDEM_CALL, Op::Kind::Get, c, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, 1, n, pe); } \
+  TANDEM_API(void, ibput##BITS, (void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided(TANDEM_CALL, Op::Kind::Put, CTX, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, b, nb, pe); } \
+  TANDEM_API(void, ctx_ibput##BITS, (shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided(TANDEM_CALL, Op::Kind::Put, c, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, b, nb, pe); } \
+  TANDEM_API(void, ibget##BITS, (void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided(TANDEM_CALL, Op::Kind::Get, CTX, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, b, nb, pe); } \
+  TANDEM_API(void, ctx_ibget##BITS, (shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t nb, int pe)) { strided(TANDEM_CALL, Op::Kind::Get, c, static_cast<E*>(d), static_cast<const E*>(s), dst, sst, b, nb, pe); }
 TANDEM_RMA_SIZES(TANDEM_DEFINE_SIZED)
 
 TANDEM_API(void, putmem, (void* d, const void* s, size_t n, int pe)) { put(TANDEM_CALL, CTX, static_cast<char*>(d), static_cast<const char*>(s), n, pe, Blocking::Yes); }

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -13,7 +14,9 @@
 #include "api/api.h"
 #include "coll/barrier.h"
 #include "mem/symmetric.h"
+#include "mem/target.h"
 #include "nbi/scheduler.h"
+#include "transport/ofi.h"
 
 struct tandem_ctx tandem_ctx_default = {0, true};
 
@@ -22,6 +25,11 @@ namespace tandem {
 void runtime_finalize(const char* call);
 
 namespace {
+
+ofi::Transport& network_transport() {
+  static ofi::Transport transport;
+  return transport;
+}
 
 // A string that is the same for PEs that share memory: the machine, and the virtual node.
 std::string node_key(int pe, int n_pes, int virtual_nodes) {
@@ -86,18 +94,24 @@ void runtime_init(const char* call, int requested_threads) {
       if (pe == r.my_pe) r.my_local = static_cast<int>(r.local_pes.size());
       r.local_pes.push_back(pe);
     }
-  if (seen.size() > 1)
-    fatal(call,
-          "the job spans %zu nodes, but this build of Tandem reaches only PEs of the same node "
-          "(run every PE on one machine, without TANDEM_VIRTUAL_NODES)",
-          seen.size());
+  r.spans_nodes = seen.size() > 1;
   r.oversubscribed = r.local_pes.size() > usable_cores();
 
   symmetric_map_peers(call, r.boot.allgather(call, "tandem.segments", symmetric_card()));
   r.boot.fence(call);  // every peer has mapped our files
   symmetric_unlink();
 
-  scheduler().configure(r.config.defer_threshold);
+  ofi::Transport* network = nullptr;
+  if (r.spans_nodes) {
+    network = &network_transport();
+    char* const bases[ofi::Transport::kSegments] = {r.heap.base, r.data.base};
+    const size_t sizes[ofi::Transport::kSegments] = {r.heap.size, r.data.size};
+    network->open(call, r.config.ofi_provider, bases, sizes);
+    network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()));
+    r.progress = [] { network_transport().progress(); };
+  }
+  // PEs on several nodes: every atomic goes through the network, also to node peers.
+  scheduler().configure(r.config.defer_threshold, network, r.spans_nodes);
   r.initialized = true;
   r.init_count = 1;
   world_barrier().init(call);
@@ -111,9 +125,16 @@ void runtime_init(const char* call, int requested_threads) {
 
   if (r.my_pe == 0 && (r.config.version || r.config.info))
     printf("Tandem %s, OpenSHMEM %d.%d\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
-  if (r.my_pe == 0 && r.config.info)
-    printf("Environment:\n%s  %d PEs, %zu on this node%s\n", config_report().c_str(), r.n_pes,
+  if (r.my_pe == 0 && r.config.info) {
+    printf("Environment:\n%s  %d PEs on %d node(s), %zu on this node%s\n", config_report().c_str(),
+           r.n_pes, r.node_of.empty() ? 1 : *std::max_element(r.node_of.begin(), r.node_of.end()) + 1,
            r.local_pes.size(), r.oversubscribed ? " (more than its cores: waits yield)" : "");
+    if (network)
+      printf("  network: libfabric provider %s; atomics of every PE go through it\n",
+             network->provider().c_str());
+    else
+      printf("  network: none (all PEs share memory; atomics are CPU atomics)\n");
+  }
   fflush(stdout);
 }
 
@@ -122,8 +143,17 @@ void runtime_finalize(const char* call) {
   Runtime& r = rt();
   if (!r.initialized) fatal(call, "called before shmem_init (or more often than shmem_init)");
   if (--r.init_count > 0) return;
-  scheduler().quiet();
+  scheduler().quiet(call);
   world_barrier().run(call);
+  if (r.spans_nodes) {
+    // Our last barrier signals may still travel; once every PE is past this point no
+    // operation targets an endpoint any more, and endpoints can close.
+    scheduler().quiet(call);
+    r.boot.fence(call);
+    r.progress = nullptr;
+    scheduler().configure(r.config.defer_threshold, nullptr, false);
+    network_transport().close();
+  }
   r.initialized = false;
   r.finalized = true;
   r.boot.finalize();
@@ -175,13 +205,13 @@ TANDEM_API(int, n_pes, (void)) {
 
 TANDEM_API(int, pe_accessible, (int pe)) {
   check_ready(TANDEM_CALL);
-  return pe >= 0 && pe < rt().n_pes && rt().is_local(pe);
+  return pe >= 0 && pe < rt().n_pes;
 }
 
 TANDEM_API(int, addr_accessible, (const void* addr, int pe)) {
   check_ready(TANDEM_CALL);
   Runtime& r = rt();
-  if (pe < 0 || pe >= r.n_pes || !r.is_local(pe)) return 0;
+  if (pe < 0 || pe >= r.n_pes) return 0;
   return r.heap.contains(addr) || r.data.contains(addr);
 }
 
@@ -190,7 +220,7 @@ TANDEM_API(void*, ptr, (const void* dest, int pe)) {
   Runtime& r = rt();
   if (pe < 0 || pe >= r.n_pes || !r.is_local(pe)) return nullptr;
   if (!r.heap.contains(dest) && !r.data.contains(dest)) return nullptr;
-  return resolve(TANDEM_CALL, "dest", dest, 0, pe);
+  return locate(TANDEM_CALL, "dest", dest, 0, pe).mapped;
 }
 
 TANDEM_API(void, info_get_version, (int* major, int* minor)) {
@@ -216,7 +246,7 @@ TANDEM_API(void, ctx_destroy, (shmem_ctx_t ctx)) {
   check_ready(TANDEM_CALL);
   if (ctx == SHMEM_CTX_INVALID) return;
   if (ctx->is_default) fatal(TANDEM_CALL, "ctx = SHMEM_CTX_DEFAULT cannot be destroyed");
-  scheduler().quiet();
+  scheduler().quiet(TANDEM_CALL);
   delete ctx;
 }
 

@@ -1,8 +1,10 @@
-// Put-with-signal and the signal routines.  The data is copied first and the signal is
-// updated with release ordering after it, so a PE that sees the signal sees the data.
+// Put-with-signal and the signal routines.  The data lands first (a CPU copy, or a network
+// write waited for), then the signal is updated with release ordering, so a PE that sees the
+// signal sees the data.
 #include "api/api.h"
 #include "api/compare.h"
 #include "core/backoff.h"
+#include "mem/target.h"
 #include "nbi/scheduler.h"
 #include "transport/shm.h"
 
@@ -13,10 +15,11 @@ namespace {
 
 void update_signal(const char* call, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
   check_buffer(call, "sig_addr", sig_addr, sizeof(uint64_t));
-  auto* target = reinterpret_cast<uint64_t*>(resolve(call, "sig_addr", sig_addr, sizeof(uint64_t), pe));
-  if (sig_op == SHMEM_SIGNAL_SET) __atomic_store_n(target, signal, __ATOMIC_RELEASE);
-  else if (sig_op == SHMEM_SIGNAL_ADD) __atomic_fetch_add(target, signal, __ATOMIC_RELEASE);
-  else fatal(call, "sig_op = %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
+  if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+    fatal(call, "sig_op = %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
+  const Target target = locate(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
+  scheduler().atomic<uint64_t>(call, target, sig_op == SHMEM_SIGNAL_SET ? shm::AmoOp::Set : shm::AmoOp::Add,
+                               signal, 0, false);
 }
 
 template <typename T>
@@ -28,9 +31,10 @@ void put_signal(const char* call, shmem_ctx_t ctx, T* dest, const T* source, siz
   check_buffer(call, "source", source, bytes);
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
     fatal(call, "sig_op = %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
-  char* to = resolve(call, "dest", dest, bytes, pe);
-  // Both forms complete the data at once: the signal must not overtake it.
-  scheduler().submit(Op{Op::Kind::Put, pe, to, source, bytes});
+  const Target to = locate(call, "dest", dest, bytes, pe);
+  // Both forms complete the data before the signal is sent: it must not overtake the data.
+  scheduler().submit(call, Op{Op::Kind::Put, to, const_cast<T*>(source), bytes});
+  if (!to.mapped) scheduler().complete_puts(call);
   update_signal(call, sig_addr, signal, sig_op, pe);
 }
 

@@ -3,6 +3,8 @@
 #include "core/backoff.h"
 #include "core/runtime.h"
 #include "mem/symmetric.h"
+#include "mem/target.h"
+#include "nbi/scheduler.h"
 
 namespace tandem {
 
@@ -25,8 +27,8 @@ void Barrier::run(const char* call) {
   const uint64_t epoch = ++epoch_;
   for (int k = 0, distance = 1; distance < n; ++k, distance <<= 1) {
     const int partner = (r.my_pe + distance) % n;
-    auto* remote = reinterpret_cast<uint64_t*>(resolve(call, "barrier counter", &counters_[k], sizeof(uint64_t), partner));
-    __atomic_fetch_add(remote, 1, __ATOMIC_RELEASE);
+    const Target remote = locate(call, "barrier counter", &counters_[k], sizeof(uint64_t), partner);
+    scheduler().atomic<uint64_t>(call, remote, shm::AmoOp::Add, 1, 0, false);
     uint64_t* mine = &counters_[k];
     wait_until_ready([&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) >= epoch; });
   }

@@ -1,6 +1,7 @@
 // How a PE waits for memory that another PE will change: poll with a CPU pause, then, once
 // polling has gone on for a while (at once when PEs outnumber cores), yield the core so that
-// the PE we wait for can run.
+// the PE we wait for can run.  Every poll also drives the network's progress, which
+// manual-progress providers need for incoming operations to land.
 #pragma once
 
 #include <sched.h>
@@ -19,13 +20,14 @@ inline void cpu_relax() {
 
 class Backoff {
  public:
-  Backoff() {
+  Backoff() : progress_(rt().progress) {
     const Config& c = rt().config;
     if (c.yield == Config::Yield::Always) limit_ = 0;
     else if (c.yield == Config::Yield::Never) limit_ = ~0ull;
     else limit_ = rt().oversubscribed ? 16 : c.spin_before_yield;
   }
   void pause() {
+    if (progress_) progress_();
     if (polls_ < limit_) {
       ++polls_;
       cpu_relax();
@@ -37,6 +39,7 @@ class Backoff {
  private:
   unsigned long long polls_ = 0;
   unsigned long long limit_;
+  void (*progress_)();  // the network's progress, when PEs span nodes
 };
 
 // Polls `ready()` until it returns true.

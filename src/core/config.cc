@@ -21,6 +21,8 @@ const std::vector<ConfigEntry>& config_table() {
        "waiting PEs yield the CPU: auto (when PEs outnumber cores), always, never"},
       {"TANDEM_DEFER_THRESHOLD", nullptr, "off",
        "intra-node nbi transfers of at least this many bytes wait for the next quiet or fence (off: none wait)"},
+      {"TANDEM_OFI_PROVIDER", nullptr, "",
+       "libfabric provider for PEs on other nodes, e.g. tcp;ofi_rxm or sockets (empty: the best found)"},
       {"TANDEM_SPIN", nullptr, "2000",
        "polls of a waited-on variable before a waiting PE starts yielding"},
   };
@@ -113,6 +115,7 @@ Config Config::from_environment(std::string* error) {
   if (std::string_view(v) == "off") c.defer_threshold = ~size_t{0};
   else if (auto n = parse_size(v)) c.defer_threshold = *n;
   else complain(error, "TANDEM_DEFER_THRESHOLD", v, "a size such as 8K, or off");
+  c.ofi_provider = value_or_default("TANDEM_OFI_PROVIDER");
   v = value_or_default("TANDEM_SPIN");
   if (auto n = parse_size(v)) c.spin_before_yield = *n;
   else complain(error, "TANDEM_SPIN", v, "a number of polls");

@@ -35,6 +35,7 @@ struct Config {
   enum class Yield { Auto, Always, Never } yield = Yield::Auto;  // TANDEM_YIELD
   size_t spin_before_yield = 0;
   size_t defer_threshold = ~size_t{0};
+  std::string ofi_provider;    // TANDEM_OFI_PROVIDER; empty: the best one found
 
   // Reads the environment; a malformed value is reported through `error` (the message to
   // show) and the default is kept.

@@ -50,6 +50,9 @@ struct Runtime {
   std::mutex heap_mutex;          // guards allocator
   SymmetricAllocator* allocator = nullptr;
   uint64_t* agreement = nullptr;  // symmetric scratch for SHMEM_DEBUG's collective checks
+  bool spans_nodes = false;       // some PEs are reached only through the network
+  // Drives the network's progress while a PE waits (set when the network is in use).
+  void (*progress)() = nullptr;
 
   bool is_local(int pe) const { return heap.peer_base[static_cast<size_t>(pe)] != nullptr; }
 };
@@ -64,18 +67,6 @@ inline void check_ready(const char* call) {
 inline void check_pe(const char* call, int pe) {
   if (__builtin_expect(pe < 0 || pe >= rt().n_pes, 0))
     fatal(call, "pe = %d is out of range: expected 0 <= pe < %d", pe, rt().n_pes);
-}
-
-// The address on `pe` that corresponds to the symmetric object at `addr` (this PE's copy),
-// checking that [addr, addr + len) lies inside one symmetric segment and that `pe` is
-// reachable by load/store.  `what` names the argument in messages ("dest", "source").
-char* resolve_slow(const char* call, const char* what, const void* addr, size_t len, int pe);
-inline char* resolve(const char* call, const char* what, const void* addr, size_t len, int pe) {
-  Runtime& r = rt();
-  if (r.heap.contains(addr) && len <= r.heap.size - static_cast<size_t>(static_cast<const char*>(addr) - r.heap.base)
-      && pe >= 0 && pe < r.n_pes && r.heap.peer_base[static_cast<size_t>(pe)] && !r.config.debug)
-    return r.heap.peer_base[static_cast<size_t>(pe)] + (static_cast<const char*>(addr) - r.heap.base);
-  return resolve_slow(call, what, addr, len, pe);
 }
 
 // A NULL buffer with a non-zero length is an error.

@@ -8,6 +8,7 @@
 
 #include "core/runtime.h"
 #include "mem/data_segment.h"
+#include "mem/target.h"
 
 namespace tandem {
 
@@ -123,7 +124,7 @@ size_t heap_block_size(const char* call, const void* ptr) {
   return *size;
 }
 
-char* resolve_slow(const char* call, const char* what, const void* addr, size_t len, int pe) {
+Target locate_slow(const char* call, const char* what, const void* addr, size_t len, int pe) {
   Runtime& r = rt();
   check_ready(call);
   check_pe(call, pe);
@@ -145,9 +146,7 @@ char* resolve_slow(const char* call, const char* what, const void* addr, size_t 
             len, block->second);
   }
   char* peer = seg->peer_base[static_cast<size_t>(pe)];
-  if (peer == nullptr)
-    fatal(call, "PE %d is on another node, and this PE reaches only PEs of its own node", pe);
-  return peer + offset;
+  return Target{peer ? peer + offset : nullptr, pe, seg == &r.heap ? kHeapSegment : kDataSegment, offset};
 }
 
 }  // namespace tandem

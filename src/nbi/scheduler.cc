@@ -1,11 +1,31 @@
 #include "nbi/scheduler.h"
 
-#include "transport/shm.h"
+#include "transport/ofi.h"
 
 namespace tandem {
 
 namespace {
-void carry_out(const Op& op) { shm::copy(op.to, op.from, op.bytes); }
+
+void copy(const Op& op) {
+  if (op.kind == Op::Kind::Put) shm::copy(op.remote.mapped, op.local, op.bytes);
+  else shm::copy(op.local, op.remote.mapped, op.bytes);
+}
+
+ofi::AtomicOp network_op(shm::AmoOp op, bool fetch) {
+  switch (op) {
+    case shm::AmoOp::Fetch: return ofi::AtomicOp::Read;
+    case shm::AmoOp::Set: return ofi::AtomicOp::Write;
+    case shm::AmoOp::Swap: return ofi::AtomicOp::Swap;
+    case shm::AmoOp::CompareSwap: return ofi::AtomicOp::CompareSwap;
+    case shm::AmoOp::Add: return ofi::AtomicOp::Sum;
+    case shm::AmoOp::And: return ofi::AtomicOp::And;
+    case shm::AmoOp::Or: return ofi::AtomicOp::Or;
+    case shm::AmoOp::Xor: return ofi::AtomicOp::Xor;
+  }
+  (void)fetch;
+  __builtin_unreachable();
+}
+
 }  // namespace
 
 Scheduler& scheduler() {
@@ -13,22 +33,57 @@ Scheduler& scheduler() {
   return instance;
 }
 
-void Scheduler::submit(const Op& op) { carry_out(op); }
-
-void Scheduler::submit_nbi(const Op& op) {
-  if (op.bytes >= defer_threshold_) deferred_.push(op);
-  else carry_out(op);
+void Scheduler::submit(const char* call, const Op& op) {
+  if (op.remote.mapped) return copy(op);
+  const Target& t = op.remote;
+  if (op.kind == Op::Kind::Put) {
+    network_->put(call, t.pe, t.segment, t.offset, op.local, op.bytes);
+    if (op.bytes > network_->inject_size()) network_->wait_writes(call);  // source reusable
+  } else {
+    network_->get(call, t.pe, t.segment, t.offset, op.local, op.bytes);
+    network_->wait_reads(call);
+  }
 }
 
-void Scheduler::quiet() {
-  deferred_.drain(carry_out);
+void Scheduler::submit_nbi(const char* call, const Op& op) {
+  if (op.remote.mapped) {
+    if (op.bytes >= defer_threshold_) deferred_.push(op);
+    else copy(op);
+    return;
+  }
+  const Target& t = op.remote;
+  if (op.kind == Op::Kind::Put) network_->put(call, t.pe, t.segment, t.offset, op.local, op.bytes);
+  else network_->get(call, t.pe, t.segment, t.offset, op.local, op.bytes);
+}
+
+void Scheduler::complete_puts(const char* call) {
+  if (network_) network_->wait_writes(call);
   shm::order_stores();
 }
 
-void Scheduler::fence() {
-  // Held Ops may target any PE; carrying them out now keeps them ahead of later Ops.
-  deferred_.drain(carry_out);
+void Scheduler::quiet(const char* call) {
+  // Network operations were posted on their call sites; the held copies run while they
+  // travel, and their completions are polled last.
+  deferred_.drain(copy);
+  if (network_) network_->quiet(call);
   shm::order_stores();
+}
+
+void Scheduler::fence(const char* call) {
+  // Completing everything is a valid (if strong) way to order what comes after.
+  quiet(call);
+}
+
+void Scheduler::network_atomic(const char* call, const Target& remote, shm::AmoOp op, bool is_float,
+                               bool is_signed, size_t size, const void* operand, const void* compare,
+                               void* result) {
+  ofi::AtomicType type;
+  if (is_float) type = size == 4 ? ofi::AtomicType::Float : ofi::AtomicType::Double;
+  else if (size == 4) type = is_signed ? ofi::AtomicType::Int32 : ofi::AtomicType::UInt32;
+  else type = is_signed ? ofi::AtomicType::Int64 : ofi::AtomicType::UInt64;
+  network_->atomic(call, remote.pe, remote.segment, remote.offset, network_op(op, result != nullptr),
+                   type, op == shm::AmoOp::Fetch ? nullptr : operand,
+                   op == shm::AmoOp::CompareSwap ? compare : nullptr, result);
 }
 
 }  // namespace tandem

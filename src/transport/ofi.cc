@@ -1,0 +1,293 @@
+#include "transport/ofi.h"
+
+#include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
+
+#include <cstring>
+
+#include "core/backoff.h"
+#include "core/error.h"
+
+namespace tandem::ofi {
+
+namespace {
+
+constexpr fi_op kOps[] = {FI_ATOMIC_READ, FI_ATOMIC_WRITE, FI_ATOMIC_WRITE, FI_CSWAP,
+                          FI_SUM,         FI_BAND,         FI_BOR,          FI_BXOR};
+constexpr fi_datatype kTypes[] = {FI_INT32, FI_INT64, FI_UINT32, FI_UINT64, FI_FLOAT, FI_DOUBLE};
+
+void check(const char* call, int rc, const char* what) {
+  if (rc != 0) fatal(call, "libfabric: %s failed: %s", what, fi_strerror(-rc));
+}
+
+}  // namespace
+
+const char* atomic_op_name(AtomicOp op) {
+  static const char* names[] = {"fetch", "set", "swap", "compare_swap", "add", "and", "or", "xor"};
+  return names[static_cast<int>(op)];
+}
+
+const char* atomic_type_name(AtomicType type) {
+  static const char* names[] = {"int32", "int64", "uint32", "uint64", "float", "double"};
+  return names[static_cast<int>(type)];
+}
+
+void Transport::open(const char* call, const std::string& provider, char* const bases[kSegments],
+                     const size_t sizes[kSegments]) {
+  fi_info* hints = fi_allocinfo();
+  if (!hints) fatal(call, "libfabric: out of memory");
+  hints->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+  hints->ep_attr->type = FI_EP_RDM;
+  hints->mode = 0;
+  hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+  hints->domain_attr->threading = FI_THREAD_SAFE;
+  hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+  if (!provider.empty()) hints->fabric_attr->prov_name = strdup(provider.c_str());
+  int rc = fi_getinfo(FI_VERSION(1, 11), nullptr, nullptr, 0, hints, &info_);
+  fi_freeinfo(hints);
+  if (rc != 0 || info_ == nullptr)
+    fatal(call,
+          "libfabric finds no provider%s%s with reliable endpoints, RMA, atomics and delivery "
+          "completion (%s); tandem_info lists the providers, TANDEM_OFI_PROVIDER picks one",
+          provider.empty() ? "" : " named ", provider.c_str(), fi_strerror(-rc));
+  provider_ = info_->fabric_attr->prov_name;
+  virtual_addresses_ = (info_->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
+  provider_keys_ = (info_->domain_attr->mr_mode & FI_MR_PROV_KEY) != 0;
+  max_message_ = info_->ep_attr->max_msg_size ? info_->ep_attr->max_msg_size : SIZE_MAX;
+  inject_size_ = info_->tx_attr->inject_size;
+
+  check(call, fi_fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
+  check(call, fi_domain(fabric_, info_, &domain_, nullptr), "fi_domain");
+  check(call, fi_endpoint(domain_, info_, &ep_, nullptr), "fi_endpoint");
+  fi_av_attr av_attr{};
+  av_attr.type = FI_AV_TABLE;
+  check(call, fi_av_open(domain_, &av_attr, &av_, nullptr), "fi_av_open");
+  fi_cq_attr cq_attr{};
+  cq_attr.format = FI_CQ_FORMAT_CONTEXT;
+  cq_attr.wait_obj = FI_WAIT_NONE;
+  check(call, fi_cq_open(domain_, &cq_attr, &cq_, nullptr), "fi_cq_open");
+  fi_cntr_attr cntr_attr{};
+  cntr_attr.events = FI_CNTR_EVENTS_COMP;
+  cntr_attr.wait_obj = FI_WAIT_NONE;
+  check(call, fi_cntr_open(domain_, &cntr_attr, &write_counter_, nullptr), "fi_cntr_open");
+  check(call, fi_cntr_open(domain_, &cntr_attr, &read_counter_, nullptr), "fi_cntr_open");
+  check(call, fi_ep_bind(ep_, &av_->fid, 0), "fi_ep_bind(av)");
+  check(call, fi_ep_bind(ep_, &cq_->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION), "fi_ep_bind(cq)");
+  check(call, fi_ep_bind(ep_, &write_counter_->fid, FI_WRITE), "fi_ep_bind(write counter)");
+  check(call, fi_ep_bind(ep_, &read_counter_->fid, FI_READ), "fi_ep_bind(read counter)");
+  check(call, fi_enable(ep_), "fi_enable");
+
+  for (int s = 0; s < kSegments; ++s) {
+    base_[s] = bases[s];
+    size_[s] = sizes[s];
+    if (sizes[s] == 0) continue;
+    check(call,
+          fi_mr_reg(domain_, bases[s], sizes[s], FI_REMOTE_READ | FI_REMOTE_WRITE, 0,
+                    static_cast<uint64_t>(s), 0, &mr_[s], nullptr),
+          "fi_mr_reg of a symmetric segment");
+    if (info_->domain_attr->mr_mode & FI_MR_ENDPOINT) {
+      check(call, fi_mr_bind(mr_[s], &ep_->fid, 0), "fi_mr_bind");
+      check(call, fi_mr_enable(mr_[s]), "fi_mr_enable");
+    }
+  }
+
+  for (int o = 0; o < static_cast<int>(AtomicOp::Count); ++o)
+    for (int t = 0; t < static_cast<int>(AtomicType::Count); ++t) {
+      size_t count = 0;
+      const auto op = static_cast<AtomicOp>(o);
+      bool fetching = op == AtomicOp::Read || op == AtomicOp::Swap;
+      if (op == AtomicOp::CompareSwap)
+        atomic_valid_[o][t] = fi_compare_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
+      else if (fetching)
+        atomic_valid_[o][t] = fi_fetch_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
+      else  // the others must work both fetching and not
+        atomic_valid_[o][t] = fi_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0 &&
+                              fi_fetch_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
+    }
+}
+
+std::string Transport::card() const {
+  char name[512];
+  size_t length = sizeof name;
+  if (fi_getname(&ep_->fid, name, &length) != 0) fatal("shmem_init", "libfabric: fi_getname failed");
+  std::string card(reinterpret_cast<const char*>(&length), sizeof length);
+  card.append(name, length);
+  for (int s = 0; s < kSegments; ++s) {
+    const uint64_t base = reinterpret_cast<uint64_t>(base_[s]);
+    const uint64_t key = mr_[s] ? fi_mr_key(mr_[s]) : 0;
+    card.append(reinterpret_cast<const char*>(&base), sizeof base);
+    card.append(reinterpret_cast<const char*>(&key), sizeof key);
+  }
+  return card;
+}
+
+void Transport::connect(const char* call, const std::vector<std::string>& cards) {
+  peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
+  peer_segment_.assign(cards.size() * kSegments, PeerSegment{0, 0});
+  for (size_t pe = 0; pe < cards.size(); ++pe) {
+    const std::string& card = cards[pe];
+    size_t length = 0;
+    if (card.size() < sizeof length) fatal(call, "PE %zu sent a malformed endpoint address", pe);
+    memcpy(&length, card.data(), sizeof length);
+    if (card.size() != sizeof length + length + kSegments * 2 * sizeof(uint64_t))
+      fatal(call, "PE %zu sent a malformed endpoint address", pe);
+    fi_addr_t address = FI_ADDR_NOTAVAIL;
+    if (fi_av_insert(av_, card.data() + sizeof length, 1, &address, 0, nullptr) != 1)
+      fatal(call, "libfabric cannot insert the address of PE %zu", pe);
+    peer_address_[pe] = address;
+    const char* p = card.data() + sizeof length + length;
+    for (int s = 0; s < kSegments; ++s) {
+      PeerSegment& seg = peer_segment_[pe * kSegments + static_cast<size_t>(s)];
+      memcpy(&seg.base, p, sizeof seg.base);
+      memcpy(&seg.key, p + sizeof seg.base, sizeof seg.key);
+      p += 2 * sizeof(uint64_t);
+    }
+  }
+}
+
+void Transport::close() {
+  if (!ep_) return;
+  for (auto*& mr : mr_)
+    if (mr) {
+      fi_close(&mr->fid);
+      mr = nullptr;
+    }
+  fi_close(&ep_->fid);
+  fi_close(&av_->fid);
+  fi_close(&cq_->fid);
+  fi_close(&write_counter_->fid);
+  fi_close(&read_counter_->fid);
+  fi_close(&domain_->fid);
+  fi_close(&fabric_->fid);
+  fi_freeinfo(info_);
+  ep_ = nullptr;
+  info_ = nullptr;
+}
+
+uint64_t Transport::remote_address(int pe, int segment, uint64_t offset) const {
+  const PeerSegment& seg = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)];
+  return virtual_addresses_ ? seg.base + offset : offset;
+}
+
+void Transport::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
+  const char* from = static_cast<const char*>(source);
+  Backoff backoff;
+  while (bytes > 0) {
+    const size_t chunk = bytes < max_message_ ? bytes : max_message_;
+    const uint64_t address = remote_address(pe, segment, offset);
+    ssize_t rc;
+    while ((rc = chunk <= inject_size_ ? fi_inject_write(ep_, from, chunk, peer, address, key)
+                                       : fi_write(ep_, from, chunk, nullptr, peer, address, key, nullptr)) == -FI_EAGAIN) {
+      progress();
+      backoff.pause();
+    }
+    if (rc != 0) fatal(call, "libfabric: a write to PE %d failed: %s", pe, fi_strerror(static_cast<int>(-rc)));
+    writes_issued_.fetch_add(1, std::memory_order_relaxed);
+    from += chunk;
+    offset += chunk;
+    bytes -= chunk;
+  }
+}
+
+void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
+  char* to = static_cast<char*>(dest);
+  Backoff backoff;
+  while (bytes > 0) {
+    const size_t chunk = bytes < max_message_ ? bytes : max_message_;
+    ssize_t rc;
+    while ((rc = fi_read(ep_, to, chunk, nullptr, peer, remote_address(pe, segment, offset), key, nullptr)) == -FI_EAGAIN) {
+      progress();
+      backoff.pause();
+    }
+    if (rc != 0) fatal(call, "libfabric: a read from PE %d failed: %s", pe, fi_strerror(static_cast<int>(-rc)));
+    reads_issued_.fetch_add(1, std::memory_order_relaxed);
+    to += chunk;
+    offset += chunk;
+    bytes -= chunk;
+  }
+}
+
+void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
+                       AtomicType type, const void* operand, const void* compare, void* result) {
+  if (!atomic_valid_[static_cast<int>(op)][static_cast<int>(type)])
+    fatal(call, "the libfabric provider %s has no %s atomic on %s; pick another with TANDEM_OFI_PROVIDER",
+          provider_.c_str(), atomic_op_name(op), atomic_type_name(type));
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
+  const uint64_t address = remote_address(pe, segment, offset);
+  const fi_op fop = kOps[static_cast<int>(op)];
+  const fi_datatype ftype = kTypes[static_cast<int>(type)];
+  uint64_t scratch = 0;  // FI_ATOMIC_READ ignores its operand but wants a buffer
+  const void* buffer = operand ? operand : &scratch;
+  Backoff backoff;
+  ssize_t rc;
+  for (;;) {
+    if (op == AtomicOp::CompareSwap)
+      rc = fi_compare_atomic(ep_, buffer, 1, nullptr, compare, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
+    else if (result)
+      rc = fi_fetch_atomic(ep_, buffer, 1, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
+    else
+      rc = fi_inject_atomic(ep_, buffer, 1, peer, address, key, ftype, fop);
+    if (rc != -FI_EAGAIN) break;
+    progress();
+    backoff.pause();
+  }
+  if (rc != 0) fatal(call, "libfabric: an atomic on PE %d failed: %s", pe, fi_strerror(static_cast<int>(-rc)));
+  if (result) {
+    reads_issued_.fetch_add(1, std::memory_order_relaxed);
+    wait_reads(call);
+  } else {
+    writes_issued_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void Transport::progress() {
+  fi_cq_entry entries[8];
+  ssize_t n = fi_cq_read(cq_, entries, 8);
+  if (n == -FI_EAVAIL) report_error("progress", "an operation");
+}
+
+void Transport::report_error(const char* call, const char* what) {
+  fi_cq_err_entry error{};
+  if (fi_cq_readerr(cq_, &error, 0) == 1)
+    fatal(call, "libfabric: %s failed: %s (%s)", what, fi_strerror(error.err),
+          fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0));
+  fatal(call, "libfabric: %s failed", what);
+}
+
+void Transport::wait_counter(const char* call, fid_cntr* counter, uint64_t target, uint64_t* errors_seen) {
+  Backoff backoff;
+  while (fi_cntr_read(counter) < target) {
+    const uint64_t errors = fi_cntr_readerr(counter);
+    if (errors > *errors_seen) {
+      *errors_seen = errors;
+      report_error(call, counter == write_counter_ ? "a write or atomic" : "a read or fetching atomic");
+    }
+    progress();
+    backoff.pause();
+  }
+}
+
+void Transport::wait_reads(const char* call) {
+  wait_counter(call, read_counter_, reads_issued_.load(std::memory_order_relaxed), &read_errors_seen_);
+}
+
+void Transport::wait_writes(const char* call) {
+  wait_counter(call, write_counter_, writes_issued_.load(std::memory_order_relaxed), &write_errors_seen_);
+}
+
+void Transport::quiet(const char* call) {
+  wait_writes(call);
+  wait_reads(call);
+}
+
+}  // namespace tandem::ofi

@@ -1,0 +1,104 @@
+// The inter-node engine: one libfabric RDM endpoint per PE with RMA and atomics.  The
+// symmetric heap and globals are registered once; every PE's address, keys and segment
+// bases are exchanged at init, so an operation costs a table index beyond the libfabric call.
+// Completion is counted: one counter for writes (puts, non-fetching atomics), one for reads
+// (gets, fetching atomics), and FI_DELIVERY_COMPLETE makes a counted write mean "landed".
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct fi_info;
+struct fid_fabric;
+struct fid_domain;
+struct fid_ep;
+struct fid_av;
+struct fid_cq;
+struct fid_cntr;
+struct fid_mr;
+
+namespace tandem::ofi {
+
+// The operations and element types of atomics, independent of libfabric's enums.
+enum class AtomicOp : uint8_t { Read, Write, Swap, CompareSwap, Sum, And, Or, Xor, Count };
+enum class AtomicType : uint8_t { Int32, Int64, UInt32, UInt64, Float, Double, Count };
+
+class Transport {
+ public:
+  static constexpr int kSegments = 2;  // 0: symmetric heap, 1: globals
+
+  // Opens an endpoint on `provider` (a libfabric provider name such as "tcp;ofi_rxm", or
+  // empty for the best one found) and registers the segments.  Ends the PE on failure.
+  void open(const char* call, const std::string& provider, char* const bases[kSegments],
+            const size_t sizes[kSegments]);
+  // What peers need to reach this PE: endpoint address, keys and segment bases.
+  std::string card() const;
+  // Inserts every PE's address (cards indexed by PE) and records its keys and bases.
+  void connect(const char* call, const std::vector<std::string>& cards);
+  void close();
+  bool is_open() const { return ep_ != nullptr; }
+  const std::string& provider() const { return provider_; }
+
+  // Starts a write of `bytes` from `source` to (pe, segment, offset).  When it returns the
+  // source may be reused if `bytes` <= inject size; otherwise only after quiet().
+  void put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
+  // Starts a read into `dest`, complete after quiet() (or wait_reads()).
+  void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
+  // An atomic on one element of `type` at (pe, segment, offset).  `result` receives the old
+  // value when non-null and is valid when this returns; without result the operation is
+  // complete after quiet().
+  void atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
+              const void* operand, const void* compare, void* result);
+
+  // Completes every operation started so far.
+  void quiet(const char* call);
+  // Completes the reads (gets and fetching atomics) started so far.
+  void wait_reads(const char* call);
+  // Waits until the writes started so far have completed.
+  void wait_writes(const char* call);
+  // Drives the provider's progress (incoming RMA for manual-progress providers).
+  void progress();
+  size_t inject_size() const { return inject_size_; }
+
+ private:
+  void wait_counter(const char* call, fid_cntr* counter, uint64_t target, uint64_t* errors_seen);
+  [[noreturn]] void report_error(const char* call, const char* what);
+  uint64_t remote_address(int pe, int segment, uint64_t offset) const;
+
+  std::string provider_;
+  fi_info* info_ = nullptr;
+  fid_fabric* fabric_ = nullptr;
+  fid_domain* domain_ = nullptr;
+  fid_ep* ep_ = nullptr;
+  fid_av* av_ = nullptr;
+  fid_cq* cq_ = nullptr;
+  fid_cntr* write_counter_ = nullptr;
+  fid_cntr* read_counter_ = nullptr;
+  fid_mr* mr_[kSegments] = {};
+  char* base_[kSegments] = {};
+  size_t size_[kSegments] = {};
+  bool virtual_addresses_ = false;
+  bool provider_keys_ = false;
+  size_t max_message_ = 0;
+  size_t inject_size_ = 0;
+  std::vector<uint64_t> peer_address_;  // fi_addr_t of every PE
+  struct PeerSegment {
+    uint64_t base;
+    uint64_t key;
+  };
+  std::vector<PeerSegment> peer_segment_;  // [pe * kSegments + segment]
+  std::atomic<uint64_t> writes_issued_{0};
+  std::atomic<uint64_t> reads_issued_{0};
+  uint64_t write_errors_seen_ = 0;
+  uint64_t read_errors_seen_ = 0;
+  // Which (op, type) pairs the provider runs natively.
+  bool atomic_valid_[static_cast<int>(AtomicOp::Count)][static_cast<int>(AtomicType::Count)] = {};
+};
+
+const char* atomic_op_name(AtomicOp op);
+const char* atomic_type_name(AtomicType type);
+
+}  // namespace tandem::ofi
