@@ -15,6 +15,7 @@
 #include "coll/barrier.h"
 #include "mem/symmetric.h"
 #include "mem/target.h"
+#include "nbi/progress_thread.h"
 #include "nbi/scheduler.h"
 #include "transport/ofi.h"
 
@@ -29,6 +30,11 @@ namespace {
 ofi::Transport& network_transport() {
   static ofi::Transport transport;
   return transport;
+}
+
+ProgressThread& progress_thread() {
+  static ProgressThread thread;
+  return thread;
 }
 
 // A string that is the same for PEs that share memory: the machine, and the virtual node.
@@ -104,11 +110,16 @@ void runtime_init(const char* call, int requested_threads) {
   ofi::Transport* network = nullptr;
   if (r.spans_nodes) {
     network = &network_transport();
+    const int cores = core_count();
+    const int spare = spare_core_for(r.my_local, static_cast<int>(r.local_pes.size()), cores);
+    const bool proxy = r.config.progress_thread == Config::Switch::On ||
+                       (r.config.progress_thread == Config::Switch::Auto && spare >= 0);
     char* const bases[ofi::Transport::kSegments] = {r.heap.base, r.data.base};
     const size_t sizes[ofi::Transport::kSegments] = {r.heap.size, r.data.size};
-    network->open(call, r.config.ofi_provider, bases, sizes);
+    network->open(call, r.config.ofi_provider, bases, sizes, proxy, r.config.netns);
     network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()));
     r.progress = [] { network_transport().progress(); };
+    if (proxy) progress_thread().start(network, spare);
   }
   // PEs on several nodes: every atomic goes through the network, also to node peers.
   scheduler().configure(r.config.defer_threshold, network, r.spans_nodes);
@@ -130,8 +141,11 @@ void runtime_init(const char* call, int requested_threads) {
            r.n_pes, r.node_of.empty() ? 1 : *std::max_element(r.node_of.begin(), r.node_of.end()) + 1,
            r.local_pes.size(), r.oversubscribed ? " (more than its cores: waits yield)" : "");
     if (network)
-      printf("  network: libfabric provider %s; atomics of every PE go through it\n",
-             network->provider().c_str());
+      printf("  network: libfabric provider %s; atomics of every PE go through it; progress thread %s\n",
+             network->provider().c_str(),
+             !progress_thread().running() ? "off"
+             : progress_thread().core() >= 0 ? ("on core " + std::to_string(progress_thread().core())).c_str()
+                                             : "on (unpinned: no core without a PE)");
     else
       printf("  network: none (all PEs share memory; atomics are CPU atomics)\n");
   }
@@ -151,6 +165,7 @@ void runtime_finalize(const char* call) {
     scheduler().quiet(call);
     r.boot.fence(call);
     r.progress = nullptr;
+    progress_thread().stop();
     scheduler().configure(r.config.defer_threshold, nullptr, false);
     network_transport().close();
   }

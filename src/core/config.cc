@@ -23,6 +23,10 @@ const std::vector<ConfigEntry>& config_table() {
        "intra-node nbi transfers of at least this many bytes wait for the next quiet or fence (off: none wait)"},
       {"TANDEM_OFI_PROVIDER", nullptr, "",
        "libfabric provider for PEs on other nodes, e.g. tcp;ofi_rxm or sockets (empty: the best found)"},
+      {"TANDEM_NETNS", nullptr, "",
+       "a network namespace file (/var/run/netns/NAME) to open the network endpoint in, for testing virtual nodes on one machine (needs CAP_SYS_ADMIN)"},
+      {"TANDEM_PROGRESS_THREAD", nullptr, "auto",
+       "a thread that progresses the network while the PE computes: auto (when the node has a core without a PE), on, off"},
       {"TANDEM_SPIN", nullptr, "2000",
        "polls of a waited-on variable before a waiting PE starts yielding"},
   };
@@ -116,6 +120,11 @@ Config Config::from_environment(std::string* error) {
   else if (auto n = parse_size(v)) c.defer_threshold = *n;
   else complain(error, "TANDEM_DEFER_THRESHOLD", v, "a size such as 8K, or off");
   c.ofi_provider = value_or_default("TANDEM_OFI_PROVIDER");
+  c.netns = value_or_default("TANDEM_NETNS");
+  v = value_or_default("TANDEM_PROGRESS_THREAD");
+  if (std::string_view(v) == "on") c.progress_thread = Switch::On;
+  else if (std::string_view(v) == "off") c.progress_thread = Switch::Off;
+  else if (std::string_view(v) != "auto") complain(error, "TANDEM_PROGRESS_THREAD", v, "auto, on or off");
   v = value_or_default("TANDEM_SPIN");
   if (auto n = parse_size(v)) c.spin_before_yield = *n;
   else complain(error, "TANDEM_SPIN", v, "a number of polls");

@@ -36,6 +36,8 @@ struct Config {
   size_t spin_before_yield = 0;
   size_t defer_threshold = ~size_t{0};
   std::string ofi_provider;    // TANDEM_OFI_PROVIDER; empty: the best one found
+  std::string netns;           // TANDEM_NETNS; empty: the process's own namespace
+  enum class Switch { Auto, On, Off } progress_thread = Switch::Auto;  // TANDEM_PROGRESS_THREAD
 
   // Reads the environment; a malformed value is reported through `error` (the message to
   // show) and the default is kept.

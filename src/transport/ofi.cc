@@ -8,6 +8,11 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
 
 #include "core/backoff.h"
@@ -38,7 +43,13 @@ const char* atomic_type_name(AtomicType type) {
 }
 
 void Transport::open(const char* call, const std::string& provider, char* const bases[kSegments],
-                     const size_t sizes[kSegments]) {
+                     const size_t sizes[kSegments], bool waitable, const std::string& netns) {
+  if (!netns.empty()) {
+    const int fd = ::open(netns.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || setns(fd, CLONE_NEWNET) != 0)
+      fatal(call, "cannot enter the network namespace TANDEM_NETNS=%s: %s", netns.c_str(), strerror(errno));
+    ::close(fd);
+  }
   fi_info* hints = fi_allocinfo();
   if (!hints) fatal(call, "libfabric: out of memory");
   hints->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
@@ -69,7 +80,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   check(call, fi_av_open(domain_, &av_attr, &av_, nullptr), "fi_av_open");
   fi_cq_attr cq_attr{};
   cq_attr.format = FI_CQ_FORMAT_CONTEXT;
-  cq_attr.wait_obj = FI_WAIT_NONE;
+  cq_attr.wait_obj = waitable ? FI_WAIT_UNSPEC : FI_WAIT_NONE;
   check(call, fi_cq_open(domain_, &cq_attr, &cq_, nullptr), "fi_cq_open");
   fi_cntr_attr cntr_attr{};
   cntr_attr.events = FI_CNTR_EVENTS_COMP;
@@ -255,6 +266,14 @@ void Transport::progress() {
   ssize_t n = fi_cq_read(cq_, entries, 8);
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
 }
+
+void Transport::wait_for_activity(int timeout_ms) {
+  fi_cq_entry entries[8];
+  ssize_t n = fi_cq_sread(cq_, entries, 8, nullptr, timeout_ms);
+  if (n == -FI_EAVAIL) report_error("progress", "an operation");
+}
+
+void Transport::wake() { fi_cq_signal(cq_); }
 
 void Transport::report_error(const char* call, const char* what) {
   fi_cq_err_entry error{};

@@ -32,8 +32,11 @@ class Transport {
 
   // Opens an endpoint on `provider` (a libfabric provider name such as "tcp;ofi_rxm", or
   // empty for the best one found) and registers the segments.  Ends the PE on failure.
+  // `waitable`: a progress thread will sleep in wait_for_activity().  `netns`, when not
+  // empty, is a network namespace file that this thread enters first, so the endpoint (and
+  // threads started afterwards) live there; connections made before, such as PMIx's, stay.
   void open(const char* call, const std::string& provider, char* const bases[kSegments],
-            const size_t sizes[kSegments]);
+            const size_t sizes[kSegments], bool waitable, const std::string& netns);
   // What peers need to reach this PE: endpoint address, keys and segment bases.
   std::string card() const;
   // Inserts every PE's address (cards indexed by PE) and records its keys and bases.
@@ -61,6 +64,10 @@ class Transport {
   void wait_writes(const char* call);
   // Drives the provider's progress (incoming RMA for manual-progress providers).
   void progress();
+  // Drives progress, sleeping in the provider's wait object for up to `timeout_ms` when
+  // nothing happens; wake() ends the sleep early.
+  void wait_for_activity(int timeout_ms);
+  void wake();
   size_t inject_size() const { return inject_size_; }
 
  private:

@@ -1,0 +1,60 @@
+#include "nbi/progress_thread.h"
+
+#include <hwloc.h>
+
+#include "transport/ofi.h"
+
+namespace tandem {
+
+namespace {
+
+// Binds the calling thread to hwloc logical core `core`; false if that fails.
+bool bind_to_core(int core) {
+  hwloc_topology_t topology;
+  if (hwloc_topology_init(&topology) != 0) return false;
+  bool bound = false;
+  if (hwloc_topology_load(topology) == 0) {
+    hwloc_obj_t obj = hwloc_get_obj_by_type(topology, HWLOC_OBJ_CORE, static_cast<unsigned>(core));
+    bound = obj && hwloc_set_cpubind(topology, obj->cpuset, HWLOC_CPUBIND_THREAD) == 0;
+  }
+  hwloc_topology_destroy(topology);
+  return bound;
+}
+
+}  // namespace
+
+int core_count() {
+  hwloc_topology_t topology;
+  if (hwloc_topology_init(&topology) != 0) return 1;
+  int cores = 1;
+  if (hwloc_topology_load(topology) == 0) cores = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE);
+  hwloc_topology_destroy(topology);
+  return cores > 0 ? cores : 1;
+}
+
+int spare_core_for(int local_index, int local_pes, int cores) {
+  const int spare = cores - local_pes;
+  if (spare <= 0) return -1;
+  return cores - 1 - local_index % spare;
+}
+
+void ProgressThread::start(ofi::Transport* network, int core) {
+  network_ = network;
+  core_ = core;
+  stopping_ = false;
+  thread_ = std::thread([this] { run(); });
+}
+
+void ProgressThread::run() {
+  if (core_ >= 0 && !bind_to_core(core_)) core_ = -1;
+  while (!stopping_.load(std::memory_order_acquire)) network_->wait_for_activity(100);
+}
+
+void ProgressThread::stop() {
+  if (!thread_.joinable()) return;
+  stopping_.store(true, std::memory_order_release);
+  network_->wake();
+  thread_.join();
+}
+
+}  // namespace tandem

@@ -1,0 +1,40 @@
+// The communication proxy: a thread that drives the network's progress while the PE
+// computes, so that peers' puts, gets and atomics on this PE's memory complete with
+// manual-progress providers.  It sleeps in the provider's wait object when idle, and is
+// pinned (hwloc) to a core the node's PEs leave free, when there is one.
+#pragma once
+
+#include <atomic>
+#include <thread>
+
+namespace tandem {
+
+namespace ofi {
+class Transport;
+}
+
+class ProgressThread {
+ public:
+  // Starts the thread; `core` is a hwloc logical core index to pin it to, or -1.
+  void start(ofi::Transport* network, int core);
+  void stop();
+  bool running() const { return thread_.joinable(); }
+  int core() const { return core_; }
+
+ private:
+  void run();
+  ofi::Transport* network_ = nullptr;
+  int core_ = -1;
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+// The core a PE's progress thread should use: one of the cores beyond those the node's
+// `local_pes` PEs occupy (PEs are assumed bound, if at all, to the lowest cores), or -1 when
+// every core has a PE.  `cores` is the node's core count.
+int spare_core_for(int local_index, int local_pes, int cores);
+
+// The node's cores as hwloc counts them.
+int core_count();
+
+}  // namespace tandem
