@@ -65,6 +65,9 @@ TANDEM_API(void*, calloc, (size_t count, size_t size)) {
 TANDEM_API(void*, align, (size_t alignment, size_t size)) {
   if (!is_power_of_two(alignment))
     fatal(TANDEM_CALL, "alignment = %zu is not a power of two", alignment);
+  if (alignment > kHeapAlignment)
+    fatal(TANDEM_CALL, "alignment = %zu is larger than the %zu bytes the symmetric heap is aligned to",
+          alignment, kHeapAlignment);
   return allocate_collectively(TANDEM_CALL, size, alignment);
 }
 

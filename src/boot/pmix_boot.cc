@@ -2,6 +2,8 @@
 
 #include <pmix.h>
 
+#include <unistd.h>
+
 #include <cstring>
 
 #include "core/error.h"
@@ -10,7 +12,17 @@ namespace tandem {
 
 namespace {
 pmix_proc_t self;
+
+// The launcher is gone (killed, or it lost this PE): nothing can complete any more, and a PE
+// left spinning in a wait would run on forever.
+void on_lost_launcher(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t*, size_t,
+                      pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t, void*) {
+  static const char message[] = "tandem: the connection to the launcher (PMIx server) is lost; this PE ends\n";
+  ssize_t ignored = write(2, message, sizeof message - 1);
+  (void)ignored;
+  exit_pe(1);
 }
+}  // namespace
 
 void PmixBoot::init(const char* call) {
   pmix_status_t rc = PMIx_Init(&self, nullptr, 0);
@@ -20,6 +32,8 @@ void PmixBoot::init(const char* call) {
           "launcher such as mpirun, prterun or srun --mpi=pmix",
           PMIx_Error_string(rc));
   up_ = true;
+  pmix_status_t lost = PMIX_ERR_LOST_CONNECTION;
+  PMIx_Register_event_handler(&lost, 1, nullptr, 0, on_lost_launcher, nullptr, nullptr);
   rank_ = static_cast<int>(self.rank);
   nspace_ = self.nspace;
 

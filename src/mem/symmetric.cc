@@ -41,7 +41,18 @@ void symmetric_prepare(const char* call) {
   const size_t page = page_size();
   const size_t size = (r.config.symmetric_size + kInternalReserve + page - 1) / page * page;
   r.heap_file = SharedFile::create(call, "heap", size);
-  void* base = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+  // The allocator aligns offsets; for those to be aligned addresses the base must be aligned
+  // at least as much as any request, so reserve room and place the heap on a boundary.
+  char* reserved = static_cast<char*>(mmap(nullptr, size + kHeapAlignment, PROT_NONE,
+                                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+  if (reserved == MAP_FAILED)
+    fatal(call, "cannot reserve address space for a symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE): %s",
+          size, strerror(errno));
+  char* aligned = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(reserved) + kHeapAlignment - 1) &
+                                          ~(uintptr_t{kHeapAlignment} - 1));
+  if (aligned > reserved) munmap(reserved, static_cast<size_t>(aligned - reserved));
+  munmap(aligned + size, static_cast<size_t>(reserved + size + kHeapAlignment - (aligned + size)));
+  void* base = mmap(aligned, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED,
                     r.heap_file.fd(), 0);
   if (base == MAP_FAILED)
     fatal(call, "cannot map a symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE): %s", size,

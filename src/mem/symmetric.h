@@ -17,6 +17,9 @@ void symmetric_map_peers(const char* call, const std::vector<std::string>& cards
 // Once every peer has mapped them: removes this PE's files from /dev/shm.
 void symmetric_unlink();
 
+// The heap's base address is a multiple of this, the largest alignment shmem_align grants.
+constexpr size_t kHeapAlignment = size_t{1} << 30;
+
 // Heap allocation on this PE (the API makes it collective).  nullptr with a message when
 // the heap is exhausted.
 void* heap_allocate(const char* call, size_t size, size_t alignment);
