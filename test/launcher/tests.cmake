@@ -1,0 +1,22 @@
+# oshrun's behaviour, one bash script per concern, each driving the launcher on small
+# programs (shell commands and the PMIx client built as test/launcher/pmix_client).
+# Included by the build tree's CTestTestfile.cmake, which sets TANDEM_BUILD and TANDEM_SRC.
+set(TANDEM_LAUNCHER_TESTS
+  exit_status     # 0 / first failure's status; a failed PE ends the job
+  signal_death    # 128+signal, teardown within 5 s, SIGKILL for PEs ignoring SIGTERM
+  output          # forwarding, whole lines, --tag-output
+  stdin           # stdin to PE 0 only
+  environment     # -x VAR / -x VAR=value, TANDEM_LAUNCHER
+  timeout         # --timeout gives 124
+  terminate       # SIGTERM/SIGINT/SIGHUP to oshrun; nothing left running
+  virtual_nodes   # --nodes K sets TANDEM_VIRTUAL_NODES
+  pmix_rank       # rank, size, locality and abort through PMIx
+  shm_cleanup     # /dev/shm/tandem-<pid>-* removed
+  usage)          # options, errors, exit status 127, temporary directory removed
+foreach(test IN LISTS TANDEM_LAUNCHER_TESTS)
+  add_test(launcher_${test} bash "${TANDEM_SRC}/test/launcher/${test}.sh")
+  set_tests_properties(launcher_${test} PROPERTIES
+    LABELS "launcher"
+    TIMEOUT 60
+    ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD};TANDEM_SRC=${TANDEM_SRC};OSHRUN=${TANDEM_BUILD}/tools/oshrun/oshrun;PMIX_CLIENT=${TANDEM_BUILD}/test/launcher/pmix_client")
+endforeach()

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -27,6 +28,12 @@ bool set_nonblocking(int fd) {
 }
 
 bool fd_is_open(int fd) { return ::fcntl(fd, F_GETFD) >= 0; }
+
+bool same_file(int a, int b) {
+  struct stat sa, sb;
+  return ::fstat(a, &sa) == 0 && ::fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
 
 bool write_all(int fd, const char* data, std::size_t size) {
   while (size > 0) {

@@ -40,6 +40,8 @@ bool make_pipe(Pipe& out);
 bool set_nonblocking(int fd);
 // True when `fd` refers to an open file description.
 bool fd_is_open(int fd);
+// True when both descriptors refer to the same file (a terminal, `2>&1`...).
+bool same_file(int a, int b);
 
 // Writes all of `data`, retrying on EINTR and waiting on EAGAIN (the descriptor may be
 // non-blocking because another process shares it).  False on any other error (EPIPE...).

@@ -9,12 +9,23 @@
 namespace tandem::oshrun {
 
 // One of oshrun's own output descriptors.  After a write error (a closed pipe, say),
-// output is dropped but PEs are still drained, so that none blocks on a full pipe.
-struct OutputSink {
-  int fd;
-  bool broken = false;
+// it is broken for good: the streams feeding it close their pipes, so that PEs writing
+// there get SIGPIPE/EPIPE as they would writing to the broken pipe directly.
+class OutputSink {
+ public:
+  explicit OutputSink(int fd) : fd_(fd) {}
 
-  void write(const std::string& data);
+  bool broken() const { return broken_; }
+
+  // `writer` identifies the source (nullptr: oshrun itself).  When the previous writer
+  // left a line unfinished, a different writer starts on a new line.
+  void write(const std::string& data, const void* writer = nullptr);
+
+ private:
+  int fd_;
+  bool broken_ = false;
+  bool mid_line_ = false;
+  const void* last_writer_ = nullptr;
 };
 
 enum class StreamKind { kStdout, kStderr };
@@ -29,10 +40,14 @@ class OutputStream {
   // Reads what is available and forwards every complete line.  At end of file, forwards
   // the unterminated rest and closes the source.
   void on_readable();
-  // Forwards buffered data and stops reading (used when oshrun stops waiting for EOF).
+  // Forwards what the pipe holds now and stops reading (when oshrun stops waiting for
+  // end of file: a PE's descendant may keep the pipe open).
   void close();
 
  private:
+  enum class ReadResult { kData, kEmpty, kEnd };
+  ReadResult read_once();
+  void finish();
   void emit_complete_lines();
   void emit_rest();
 

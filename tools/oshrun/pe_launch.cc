@@ -68,8 +68,8 @@ void mark_inherited_fds_cloexec() {
   child_fail(report_fd, errno);
 }
 
-// Waits for the child's verdict on exec: EOF (the close-on-exec report pipe closed by a
-// successful exec) or an errno.
+// The child's verdict on exec: EOF (the close-on-exec report pipe closed by a successful
+// exec) or an errno.
 int read_exec_result(int fd) {
   int error = 0;
   std::size_t got = 0;
@@ -120,20 +120,26 @@ ProgramImage::ProgramImage(std::vector<std::string> command) : command_(std::mov
   script_argv_.push_back(nullptr);
 }
 
-LaunchResult launch_pe(int rank, const ProgramImage& program, char** envp, int stdin_fd,
-                       const ChildState& child_state, LaunchedPe& out, int& exec_errno) {
-  exec_errno = 0;
+int read_exec_report(UniqueFd& report) {
+  if (!report.valid()) return 0;
+  int error = read_exec_result(report.get());
+  report.reset();
+  return error;
+}
+
+bool launch_pe(int rank, const ProgramImage& program, char** envp, int stdin_fd,
+               const ChildState& child_state, LaunchedPe& out) {
   Pipe out_pipe, err_pipe, report;
   if (!make_pipe(out_pipe) || !make_pipe(err_pipe) || !make_pipe(report)) {
     std::fprintf(stderr, "oshrun: cannot create pipes for PE %d: %s\n", rank,
                  std::strerror(errno));
-    return LaunchResult::kSystemError;
+    return false;
   }
   const pid_t self = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     std::fprintf(stderr, "oshrun: cannot start PE %d: fork: %s\n", rank, std::strerror(errno));
-    return LaunchResult::kSystemError;
+    return false;
   }
   if (pid == 0) {
     run_child(self, program, envp, stdin_fd, out_pipe.write_end.get(), err_pipe.write_end.get(),
@@ -144,19 +150,13 @@ LaunchResult launch_pe(int rank, const ProgramImage& program, char** envp, int s
   out_pipe.write_end.reset();
   err_pipe.write_end.reset();
   report.write_end.reset();
-
-  exec_errno = read_exec_result(report.read_end.get());
-  if (exec_errno != 0) {
-    while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
-    return LaunchResult::kExecFailed;
-  }
   set_nonblocking(out_pipe.read_end.get());
   set_nonblocking(err_pipe.read_end.get());
   out.pid = pid;
   out.stdout_fd = std::move(out_pipe.read_end);
   out.stderr_fd = std::move(err_pipe.read_end);
-  return LaunchResult::kStarted;
+  out.exec_report = std::move(report.read_end);
+  return true;
 }
 
 }  // namespace tandem::oshrun

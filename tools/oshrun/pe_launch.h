@@ -51,14 +51,17 @@ struct LaunchedPe {
   pid_t pid = -1;
   UniqueFd stdout_fd;  // read ends, non-blocking
   UniqueFd stderr_fd;
+  UniqueFd exec_report;  // see read_exec_report()
 };
 
-enum class LaunchResult { kStarted, kExecFailed, kSystemError };
+// Forks PE `rank` and returns without waiting for its exec, so that the PEs exec while
+// oshrun forks the next ones.  `stdin_fd` becomes the PE's standard input (oshrun keeps
+// its own copy open).  False (with a message printed) when no process could be started.
+bool launch_pe(int rank, const ProgramImage& program, char** envp, int stdin_fd,
+               const ChildState& child_state, LaunchedPe& out);
 
-// Forks and execs PE `rank`.  `stdin_fd` becomes the PE's standard input (oshrun keeps
-// its own copy open).  On kExecFailed the child has been reaped and `exec_errno` says why
-// exec failed; on kSystemError a message has been printed.
-LaunchResult launch_pe(int rank, const ProgramImage& program, char** envp, int stdin_fd,
-                       const ChildState& child_state, LaunchedPe& out, int& exec_errno);
+// Waits until the PE has exec'd or failed to; returns 0 or the errno of the failed exec
+// (the PE then exits with status 127).  Closes `report`; 0 once it is closed.
+int read_exec_report(UniqueFd& report);
 
 }  // namespace tandem::oshrun

@@ -27,6 +27,7 @@ void PeSet::add(int rank, LaunchedPe launched) {
   pe.rank = rank;
   pe.pid = launched.pid;
   pe.running = true;
+  pe.exec_report = std::move(launched.exec_report);
   pe.out = std::make_unique<OutputStream>(rank, StreamKind::kStdout,
                                           std::move(launched.stdout_fd), out_, tag_);
   pe.err = std::make_unique<OutputStream>(rank, StreamKind::kStderr,

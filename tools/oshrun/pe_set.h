@@ -20,6 +20,7 @@ struct PeProcess {
   bool running = false;
   std::unique_ptr<OutputStream> out;
   std::unique_ptr<OutputStream> err;
+  UniqueFd exec_report;  // open until the PE's exec has been confirmed
 };
 
 // What waitpid() said about a PE, in oshrun's terms.

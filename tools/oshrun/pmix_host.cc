@@ -1,15 +1,11 @@
 #include "pmix_host.h"
 
 #include <pmix_server.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <system_error>
 
 #include "job_info.h"
 
@@ -74,35 +70,13 @@ pmix_server_module_t make_module() {
 
 pmix_server_module_t g_module = make_module();
 
-// A Unix-socket path is limited to 108 bytes; PMIx puts its rendezvous file in this
-// directory, so a long $TMPDIR falls back to /tmp.
-std::string tmpdir_base() {
-  const char* env = std::getenv("TMPDIR");
-  struct stat st;
-  if (env != nullptr && env[0] == '/' && std::strlen(env) <= 48 && ::stat(env, &st) == 0 &&
-      S_ISDIR(st.st_mode))
-    return env;
-  return "/tmp";
-}
-
 }  // namespace
 
-bool PmixHost::make_tmpdir() {
-  std::string path = tmpdir_base() + "/oshrun." + std::to_string(::getpid()) + ".XXXXXX";
-  if (::mkdtemp(path.data()) == nullptr) {
-    std::fprintf(stderr, "oshrun: cannot create a temporary directory %s: %s\n", path.c_str(),
-                 std::strerror(errno));
-    return false;
-  }
-  tmpdir_ = path;
-  return true;
-}
-
 bool PmixHost::start() {
-  if (!make_tmpdir()) return false;
+  if (!directory_.create()) return false;
   JobInfoList info;
-  info.add_string(PMIX_SERVER_TMPDIR, tmpdir_);
-  info.add_string(PMIX_SYSTEM_TMPDIR, tmpdir_);
+  info.add_string(PMIX_SERVER_TMPDIR, directory_.path());
+  info.add_string(PMIX_SYSTEM_TMPDIR, directory_.path());
   pmix_data_array_t array;
   if (!info.convert(array)) {
     std::fprintf(stderr, "oshrun: cannot build the PMIx server settings\n");
@@ -175,11 +149,7 @@ void PmixHost::stop() {
     PMIx_server_finalize();
     server_up_ = false;
   }
-  if (!tmpdir_.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove_all(tmpdir_, ignored);
-    tmpdir_.clear();
-  }
+  directory_.remove();
 }
 
 }  // namespace tandem::oshrun

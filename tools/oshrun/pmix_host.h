@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "job_directory.h"
 #include "job_events.h"
 
 namespace tandem::oshrun {
@@ -30,16 +31,14 @@ class PmixHost {
   void stop();
 
   const std::string& nspace() const { return nspace_; }
-  const std::string& tmpdir() const { return tmpdir_; }
+  const std::string& tmpdir() const { return directory_.path(); }
 
   // Called from the PMIx progress thread when a PE calls PMIx_Abort.
   void on_abort(int rank, int status, const char* message);
 
  private:
-  bool make_tmpdir();
-
   JobEvents& events_;
-  std::string tmpdir_;
+  JobDirectory directory_;
   std::string nspace_;
   bool server_up_ = false;
   bool nspace_registered_ = false;
