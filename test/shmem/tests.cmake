@@ -1,0 +1,148 @@
+# The SHMEM API tests, included by the build's test/CTestTestfile.cmake, which sets
+# TANDEM_BUILD, TANDEM_SRC, OSHRUN and TANDEM_MPIRUN.  Every test carries the label "api".
+#
+#   tandem_shmem_test(NAME [PROGRAM prog] [NP n...] [ARGS a...] [ENV VAR=value...]
+#                     [LAUNCH_ARGS o...] [LABELS l...])
+#     registers NAME_npN for each N (default 1 2 4): `oshrun LAUNCH_ARGS -n N
+#     test/shmem/PROGRAM ARGS` (PROGRAM defaults to NAME; LAUNCH_ARGS are oshrun options,
+#     e.g. --nodes K for a placement mode).
+#   tandem_shmem_failure(NAME CASE STATUS REGEX [NP n...] [ENV ...])
+#     registers NAME_npN: test/shmem/negative CASE run through expect_failure.sh, which
+#     passes only if the job exits with STATUS ("nonzero": any) and its output matches
+#     REGEX; @PE@ in REGEX stands for the PE that makes the bad call (the last one).
+
+set(TANDEM_SHMEM_BIN "${TANDEM_BUILD}/test/shmem")
+set(TANDEM_SHMEM_SRC "${TANDEM_SRC}/test/shmem")
+
+function(tandem_shmem_test name)
+  cmake_parse_arguments(T "" "PROGRAM" "NP;ARGS;ENV;LABELS;LAUNCH_ARGS" ${ARGN})
+  if(NOT T_PROGRAM)
+    set(T_PROGRAM ${name})
+  endif()
+  if(NOT T_NP)
+    set(T_NP 1 2 4)
+  endif()
+  set(labels api ${T_LABELS})
+  foreach(np IN LISTS T_NP)
+    set(test ${name}_np${np})
+    add_test(${test} "${OSHRUN}" ${T_LAUNCH_ARGS} -n ${np} "${TANDEM_SHMEM_BIN}/${T_PROGRAM}" ${T_ARGS})
+    set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT 60)
+    if(T_ENV)
+      set_tests_properties(${test} PROPERTIES ENVIRONMENT "${T_ENV}")
+    endif()
+  endforeach()
+endfunction()
+
+function(tandem_shmem_failure name case status regex)
+  cmake_parse_arguments(T "" "" "NP;ENV" ${ARGN})
+  if(NOT T_NP)
+    set(T_NP 1 4)
+  endif()
+  foreach(np IN LISTS T_NP)
+    math(EXPR culprit "${np} - 1")
+    string(REPLACE "@PE@" "${culprit}" expected "${regex}")
+    set(test ${name}_np${np})
+    add_test(${test} bash "${TANDEM_SHMEM_SRC}/expect_failure.sh" ${status} "${expected}" --
+             "${OSHRUN}" -n ${np} "${TANDEM_SHMEM_BIN}/negative" ${case})
+    set_tests_properties(${test} PROPERTIES LABELS "api;negative" TIMEOUT 60)
+    if(T_ENV)
+      set_tests_properties(${test} PROPERTIES ENVIRONMENT "${T_ENV}")
+    endif()
+  endforeach()
+endfunction()
+
+# Setup, query and memory.
+tandem_shmem_test(setup)
+foreach(level single funneled serialized multiple)
+  tandem_shmem_test(init_thread_${level} PROGRAM init_thread ARGS ${level})
+endforeach()
+tandem_shmem_test(start_pes)
+tandem_shmem_test(accessible)
+tandem_shmem_test(memory)
+tandem_shmem_test(globals)
+tandem_shmem_test(header_c99)
+tandem_shmem_test(ranks)
+
+# RMA, ordering, signals, synchronisation, atomics, locks.
+tandem_shmem_test(rma_types)
+tandem_shmem_test(rma_sized)
+tandem_shmem_test(order)
+tandem_shmem_test(barrier)
+tandem_shmem_test(signal)
+tandem_shmem_test(p2p)
+tandem_shmem_test(atomics)
+tandem_shmem_test(atomic_sum)
+tandem_shmem_test(lock)
+tandem_shmem_test(thread_multiple)
+tandem_shmem_test(generic_c11)
+tandem_shmem_test(generic_cxx)
+
+# nbi transfers held back until quiet/fence (TANDEM_DEFER_THRESHOLD): completion and
+# ordering must still hold.
+foreach(program rma_types rma_sized order barrier signal globals thread_multiple generic_c11)
+  tandem_shmem_test(${program}_defer PROGRAM ${program} NP 2 4 ENV TANDEM_DEFER_THRESHOLD=1)
+endforeach()
+tandem_shmem_test(order_defer4k PROGRAM order NP 4 ENV TANDEM_DEFER_THRESHOLD=4096)
+
+# SHMEM_DEBUG=1 adds bounds checks on every access: correct programs must not trip them.
+foreach(program rma_sized globals signal atomics p2p)
+  tandem_shmem_test(${program}_debug PROGRAM ${program} NP 2 ENV SHMEM_DEBUG=1)
+endforeach()
+
+# One bad call each: the job must end with status 1 and a message naming the call, the PE
+# and the argument.
+set(addr "0x[0-9a-f]+")
+tandem_shmem_failure(bad_pe_out_of_range pe_out_of_range 1
+  "shmem_int_put on PE @PE@: pe = 7 is out of range")
+tandem_shmem_failure(bad_negative_pe negative_pe 1
+  "shmem_long_atomic_fetch_add on PE @PE@: pe = -1 is out of range")
+tandem_shmem_failure(bad_stack_dest stack_dest 1
+  "shmem_int_put on PE @PE@: dest = ${addr} is not a symmetric address")
+tandem_shmem_failure(bad_malloc_dest malloc_dest 1
+  "shmem_long_put on PE @PE@: dest = ${addr} is not a symmetric address")
+tandem_shmem_failure(bad_heap_overrun heap_overrun 1
+  "shmem_putmem on PE @PE@: dest = ${addr} with 4194304 bytes runs [0-9]+ bytes past the end of the symmetric heap"
+  ENV SHMEM_SYMMETRIC_SIZE=1M)
+tandem_shmem_failure(bad_object_end object_end 1
+  "shmem_putmem on PE @PE@: dest = ${addr} with 4194304 bytes runs [0-9]+ bytes past the end of the symmetric heap"
+  ENV SHMEM_SYMMETRIC_SIZE=1M)
+tandem_shmem_failure(bad_before_init before_init 1
+  "shmem_int_put on a PE not yet initiali[sz]ed \\(pid [0-9]+\\): called before shmem_init")
+tandem_shmem_failure(bad_null_dest null_dest 1
+  "shmem_int_put on PE @PE@: dest is NULL with a transfer of 16 bytes")
+tandem_shmem_failure(bad_null_source null_source 1
+  "shmem_getmem on PE @PE@: source is NULL with a transfer of 16 bytes")
+tandem_shmem_failure(bad_cmp bad_cmp 1
+  "shmem_int_wait_until on PE @PE@: cmp = 42 is not a comparison")
+tandem_shmem_failure(bad_test_cmp bad_test_cmp 1
+  "shmem_long_test_any on PE @PE@: cmp = -3 is not a comparison")
+tandem_shmem_failure(bad_sig_op bad_sig_op 1
+  "shmem_putmem_signal on PE @PE@: sig_op = 5 is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD")
+tandem_shmem_failure(bad_debug_overrun debug_overrun 1
+  "shmem_putmem on PE @PE@: dest = ${addr} with 4096 bytes runs past the end of its [0-9]+-byte object"
+  ENV SHMEM_DEBUG=1)
+tandem_shmem_failure(bad_invalid_ctx invalid_ctx 1
+  "shmem_ctx_int_put on PE @PE@: ctx = SHMEM_CTX_INVALID")
+tandem_shmem_failure(bad_free bad_free 1
+  "shmem_free on PE @PE@: ptr = ${addr} was not returned by shmem_malloc")
+tandem_shmem_failure(bad_thread_level bad_thread_level 1
+  "shmem_init_thread on a PE not yet initiali[sz]ed \\(pid [0-9]+\\): requested = 7 is not a thread level")
+tandem_shmem_failure(bad_align bad_align 1
+  "shmem_align on PE @PE@: alignment = 48 is not a power of two")
+# shmem_global_exit(3) on the last PE: the job's status is 3.
+tandem_shmem_failure(global_exit global_exit 3 "")
+# The driver itself must fail when the program does not: a control that is expected to fail.
+tandem_shmem_failure(expect_failure_control none 1 "" NP 2)
+set_tests_properties(expect_failure_control_np2 PROPERTIES WILL_FAIL TRUE)
+
+# The launcher brings a job down when a PE is killed, and leaves nothing in /dev/shm.
+add_test(kill_cleanup bash "${TANDEM_SHMEM_SRC}/kill_cleanup.sh" "${OSHRUN}"
+         "${TANDEM_SHMEM_BIN}/kill_target")
+set_tests_properties(kill_cleanup PROPERTIES LABELS "api" TIMEOUT 60)
+
+# Open MPI's mpirun launches Tandem PEs too.
+if(TANDEM_MPIRUN)
+  add_test(mpirun_launch bash "${TANDEM_SHMEM_SRC}/mpirun_launch.sh" "${TANDEM_MPIRUN}"
+           "${TANDEM_SHMEM_BIN}/ranks")
+  set_tests_properties(mpirun_launch PROPERTIES LABELS "api" TIMEOUT 60)
+endif()

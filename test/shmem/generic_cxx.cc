@@ -1,0 +1,250 @@
+// The C++ type-generic interface: the overloaded shmem_put, shmem_get, shmem_p, shmem_g,
+// shmem_iput, shmem_iget, shmem_put_nbi, shmem_get_nbi, shmem_put_signal (plain and with a
+// context), the atomics, shmem_wait_until, shmem_test and the set variants, called from
+// templates over several types.  Non-integral values for the floating types catch an
+// overload that converts to the wrong type.
+#include <shmem.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+namespace {
+
+int failures = 0;
+int me, npes, right_pe, left_pe;
+uint64_t* sig;  // on the heap
+uint64_t sig_expected = 0;
+
+#define EXPECT(cond, ...)                                                 \
+  do {                                                                    \
+    if (!(cond)) {                                                        \
+      ++failures;                                                         \
+      std::fprintf(stderr, "FAIL on PE %d: %s:%d: ", me, __FILE__, __LINE__); \
+      std::fprintf(stderr, __VA_ARGS__);                                  \
+      std::fprintf(stderr, "\n");                                         \
+    }                                                                     \
+  } while (0)
+
+template <typename T>
+T value(int pe, int i) {
+  T v = static_cast<T>(pe * 10 + i);
+  if constexpr (std::is_floating_point_v<T>) v += static_cast<T>(0.25);
+  return v;
+}
+
+template <typename T>
+void rma(const char* name) {
+  shmem_ctx_t ctx;
+  EXPECT(shmem_ctx_create(0, &ctx) == 0, "shmem_ctx_create");
+  T* d = static_cast<T*>(shmem_calloc(32, sizeof(T)));
+  T* s = static_cast<T*>(shmem_calloc(32, sizeof(T)));
+  T local[32];
+  for (int i = 0; i < 32; ++i) s[i] = value<T>(me, i);
+  shmem_barrier_all();
+  shmem_put(d, s, 8, right_pe);
+  shmem_put(ctx, d + 8, s + 8, 8, right_pe);
+  shmem_p(&d[16], value<T>(me, 16), right_pe);
+  shmem_p(ctx, &d[17], value<T>(me, 17), right_pe);
+  shmem_put_nbi(d + 18, s + 18, 2, right_pe);
+  shmem_put_nbi(ctx, d + 20, s + 20, 2, right_pe);
+  shmem_iput(d + 22, s + 22, 2, 1, 2, right_pe);      // d[22], d[24]
+  shmem_iput(ctx, d + 23, s + 24, 2, 1, 2, right_pe); // d[23], d[25]
+  shmem_ctx_quiet(ctx);
+  shmem_barrier_all();
+  for (int i = 0; i < 22; ++i)
+    EXPECT(d[i] == value<T>(left_pe, i), "%s: overloaded put/p/put_nbi element %d", name, i);
+  EXPECT(d[22] == value<T>(left_pe, 22) && d[24] == value<T>(left_pe, 23), "%s: overloaded iput", name);
+  EXPECT(d[23] == value<T>(left_pe, 24) && d[25] == value<T>(left_pe, 25), "%s: overloaded ctx iput", name);
+
+  std::memset(static_cast<void*>(local), 0, sizeof local);
+  shmem_get(local, s, 4, right_pe);
+  shmem_get(ctx, local + 4, s + 4, 4, right_pe);
+  shmem_get_nbi(local + 8, s + 8, 4, right_pe);
+  shmem_get_nbi(ctx, local + 12, s + 12, 4, right_pe);
+  shmem_quiet();
+  shmem_ctx_quiet(ctx);
+  local[16] = shmem_g(&s[16], right_pe);
+  local[17] = shmem_g(ctx, &s[17], right_pe);
+  shmem_iget(local + 18, s + 18, 1, 2, 3, right_pe);       // s[18], s[20], s[22]
+  shmem_ibget(ctx, local + 21, s + 24, 2, 4, 2, 2, right_pe); // s[24..25] -> 21..22, s[28..29] -> 23..24
+  for (int i = 0; i < 18; ++i)
+    EXPECT(local[i] == value<T>(right_pe, i), "%s: overloaded get/g/get_nbi element %d", name, i);
+  EXPECT(local[18] == value<T>(right_pe, 18) && local[19] == value<T>(right_pe, 20) &&
+             local[20] == value<T>(right_pe, 22),
+         "%s: overloaded iget", name);
+  EXPECT(local[21] == value<T>(right_pe, 24) && local[22] == value<T>(right_pe, 25) &&
+             local[23] == value<T>(right_pe, 28) && local[24] == value<T>(right_pe, 29),
+         "%s: overloaded ctx ibget", name);
+
+  shmem_barrier_all();
+  shmem_put_signal(d + 26, s + 26, 3, sig, 1, SHMEM_SIGNAL_ADD, right_pe);
+  shmem_put_signal_nbi(ctx, d + 29, s + 29, 3, sig, 1, SHMEM_SIGNAL_ADD, right_pe);
+  shmem_ctx_quiet(ctx);
+  sig_expected += 2;
+  shmem_signal_wait_until(sig, SHMEM_CMP_GE, sig_expected);
+  for (int i = 26; i < 32; ++i)
+    EXPECT(d[i] == value<T>(left_pe, i), "%s: overloaded put_signal element %d", name, i);
+  shmem_barrier_all();
+  shmem_free(s);
+  shmem_free(d);
+  shmem_ctx_destroy(ctx);
+}
+
+template <typename T>
+void atomics(const char* name) {
+  T* w = static_cast<T*>(shmem_calloc(4, sizeof(T)));
+  shmem_barrier_all();
+  T v = shmem_atomic_fetch_add(&w[0], T(5), right_pe);
+  EXPECT(v == T(0), "%s: shmem_atomic_fetch_add", name);
+  shmem_atomic_add(&w[0], T(2), right_pe);
+  shmem_fence();
+  shmem_atomic_inc(SHMEM_CTX_DEFAULT, &w[0], right_pe);
+  shmem_fence();
+  v = shmem_atomic_fetch_inc(&w[0], right_pe);
+  EXPECT(v == T(8), "%s: shmem_atomic_fetch_inc gave %lld", name, static_cast<long long>(v));
+  v = shmem_atomic_compare_swap(&w[0], T(9), T(20), right_pe);
+  EXPECT(v == T(9), "%s: shmem_atomic_compare_swap", name);
+  v = shmem_atomic_swap(&w[0], T(21), right_pe);
+  EXPECT(v == T(20), "%s: shmem_atomic_swap", name);
+  v = shmem_atomic_fetch(SHMEM_CTX_DEFAULT, &w[0], right_pe);
+  EXPECT(v == T(21), "%s: shmem_atomic_fetch", name);
+  T f = 0;
+  shmem_atomic_fetch_add_nbi(&f, &w[0], T(1), right_pe);
+  shmem_quiet();
+  EXPECT(f == T(21), "%s: shmem_atomic_fetch_add_nbi", name);
+  shmem_atomic_set(&w[1], T(1), right_pe);
+  shmem_wait_until(&w[1], SHMEM_CMP_EQ, T(1));
+  EXPECT(shmem_test(&w[0], SHMEM_CMP_EQ, T(22)), "%s: shmem_test after the sequence", name);
+  shmem_atomic_set(&w[2], T(3), right_pe);
+  shmem_wait_until_all(&w[1], 2, nullptr, SHMEM_CMP_GT, T(0));
+  EXPECT(shmem_wait_until_any(w, 4, nullptr, SHMEM_CMP_EQ, T(3)) == 2, "%s: wait_until_any", name);
+  size_t idx[4];
+  EXPECT(shmem_test_some(w, 4, idx, nullptr, SHMEM_CMP_NE, T(0)) == 3, "%s: test_some", name);
+  EXPECT(shmem_wait_until_some(w, 4, idx, nullptr, SHMEM_CMP_EQ, T(3)) == 1 && idx[0] == 2,
+         "%s: wait_until_some", name);
+  EXPECT(shmem_test_any(w, 4, nullptr, SHMEM_CMP_EQ, T(1)) == 1, "%s: test_any", name);
+  EXPECT(shmem_test_all(w, 3, nullptr, SHMEM_CMP_GT, T(0)), "%s: test_all", name);
+  T cmpv[4] = {T(22), T(1), T(3), T(0)};
+  shmem_wait_until_all_vector(w, 4, nullptr, SHMEM_CMP_EQ, cmpv);
+  EXPECT(shmem_test_all_vector(w, 4, nullptr, SHMEM_CMP_EQ, cmpv), "%s: test_all_vector", name);
+  EXPECT(shmem_wait_until_any_vector(w, 4, nullptr, SHMEM_CMP_EQ, cmpv) < 4, "%s: wait_until_any_vector", name);
+  EXPECT(shmem_wait_until_some_vector(w, 4, idx, nullptr, SHMEM_CMP_EQ, cmpv) == 4,
+         "%s: wait_until_some_vector", name);
+  EXPECT(shmem_test_any_vector(w, 4, nullptr, SHMEM_CMP_NE, cmpv) == SIZE_MAX, "%s: test_any_vector", name);
+  EXPECT(shmem_test_some_vector(w, 4, idx, nullptr, SHMEM_CMP_GE, cmpv) == 4, "%s: test_some_vector", name);
+  shmem_barrier_all();
+  shmem_free(w);
+}
+
+template <typename T>
+void bitwise(const char* name) {
+  T* w = static_cast<T*>(shmem_calloc(1, sizeof(T)));
+  shmem_barrier_all();
+  shmem_atomic_set(w, T(0xF0), right_pe);
+  shmem_fence();
+  EXPECT(shmem_atomic_fetch_and(w, T(0x30), right_pe) == T(0xF0), "%s: shmem_atomic_fetch_and", name);
+  shmem_atomic_or(w, T(0x01), right_pe);
+  shmem_fence();
+  EXPECT(shmem_atomic_fetch_xor(SHMEM_CTX_DEFAULT, w, T(0x11), right_pe) == T(0x31), "%s: fetch_xor", name);
+  shmem_atomic_and(w, T(0xFF), right_pe);
+  shmem_fence();
+  shmem_atomic_xor(w, T(0x01), right_pe);
+  shmem_fence();
+  EXPECT(shmem_atomic_fetch_or(w, T(0), right_pe) == T(0x21), "%s: bitwise sequence", name);
+  T f = 0;
+  shmem_atomic_fetch_xor_nbi(&f, w, T(0x100), right_pe);
+  shmem_quiet();
+  EXPECT(f == T(0x21), "%s: shmem_atomic_fetch_xor_nbi", name);
+  shmem_barrier_all();
+  EXPECT(*w == T(0x121), "%s: bitwise result", name);
+  shmem_free(w);
+}
+
+template <typename T>
+void extended_floating(const char* name) {
+  T* w = static_cast<T*>(shmem_calloc(1, sizeof(T)));
+  shmem_barrier_all();
+  shmem_atomic_set(w, T(1.25), right_pe);
+  shmem_fence();
+  EXPECT(shmem_atomic_swap(w, T(2.75), right_pe) == T(1.25), "%s: shmem_atomic_swap", name);
+  EXPECT(shmem_atomic_fetch(w, right_pe) == T(2.75), "%s: shmem_atomic_fetch", name);
+  T f = 0, g = 0;
+  shmem_atomic_swap_nbi(&f, w, T(-3.5), right_pe);
+  shmem_quiet();
+  shmem_atomic_fetch_nbi(SHMEM_CTX_DEFAULT, &g, w, right_pe);
+  shmem_quiet();
+  EXPECT(f == T(2.75) && g == T(-3.5), "%s: nbi swap/fetch", name);
+  shmem_barrier_all();
+  shmem_free(w);
+}
+
+}  // namespace
+
+int main() {
+  shmem_init();
+  me = shmem_my_pe();
+  npes = shmem_n_pes();
+  right_pe = (me + 1) % npes;
+  left_pe = (me + npes - 1) % npes;
+  sig = static_cast<uint64_t*>(shmem_calloc(1, sizeof(uint64_t)));
+
+  rma<float>("float");
+  rma<double>("double");
+  rma<long double>("long double");
+  rma<char>("char");
+  rma<signed char>("signed char");
+  rma<short>("short");
+  rma<int>("int");
+  rma<long>("long");
+  rma<long long>("long long");
+  rma<unsigned char>("unsigned char");
+  rma<unsigned short>("unsigned short");
+  rma<unsigned int>("unsigned int");
+  rma<unsigned long>("unsigned long");
+  rma<unsigned long long>("unsigned long long");
+  rma<int32_t>("int32_t");
+  rma<uint64_t>("uint64_t");
+  rma<size_t>("size_t");
+
+  atomics<int>("int");
+  atomics<long>("long");
+  atomics<long long>("long long");
+  atomics<unsigned int>("unsigned int");
+  atomics<unsigned long>("unsigned long");
+  atomics<unsigned long long>("unsigned long long");
+  atomics<int64_t>("int64_t");
+  atomics<ptrdiff_t>("ptrdiff_t");
+
+  bitwise<unsigned int>("unsigned int");
+  bitwise<unsigned long>("unsigned long");
+  bitwise<unsigned long long>("unsigned long long");
+
+  extended_floating<float>("float");
+  extended_floating<double>("double");
+
+  // The context overloads of the signal routines.
+  shmem_ctx_t ctx;
+  shmem_ctx_create(0, &ctx);
+  shmem_barrier_all();
+  shmem_signal_add(ctx, sig, 5, right_pe);
+  shmem_signal_add(sig, 5, right_pe);
+  shmem_ctx_quiet(ctx);
+  sig_expected += 10;
+  EXPECT(shmem_signal_wait_until(sig, SHMEM_CMP_EQ, sig_expected) == sig_expected, "signal_add");
+  shmem_barrier_all();
+  shmem_signal_set(ctx, sig, 7, right_pe);
+  shmem_ctx_quiet(ctx);
+  shmem_barrier_all();
+  EXPECT(shmem_signal_fetch(sig) == 7, "overloaded ctx signal_set");
+  shmem_ctx_destroy(ctx);
+  shmem_free(sig);
+
+  shmem_barrier_all();
+  if (failures) std::fprintf(stderr, "generic_cxx: PE %d: %d check(s) failed\n", me, failures);
+  else if (me == 0) std::printf("generic_cxx: passed on %d PE(s)\n", npes);
+  shmem_finalize();
+  return failures ? 1 : 0;
+}

@@ -1,0 +1,124 @@
+/* Programs that make one bad call each, chosen by argv[1].  The last PE makes the call while
+ * the others wait in a barrier, so the launcher must also bring down PEs that did nothing
+ * wrong.  The expected outcome (exit status and the message naming the call, the PE and the
+ * argument) is checked by expect_failure.sh; see tests.cmake.
+ *
+ *   pe_out_of_range   shmem_int_put to pe = 7
+ *   stack_dest        shmem_int_put with dest on the stack
+ *   malloc_dest       shmem_long_put with dest from malloc
+ *   heap_overrun      shmem_putmem of 4 MiB into a heap object (run with
+ *                     SHMEM_SYMMETRIC_SIZE=1M)
+ *   object_end        shmem_putmem of 4 MiB from the last byte of a 512 KiB heap object
+ *                     (SHMEM_SYMMETRIC_SIZE=1M)
+ *   before_init       shmem_int_put before shmem_init (every PE)
+ *   bad_thread_level  shmem_init_thread with requested = 7 (every PE)
+ *   null_dest         shmem_int_put with dest = NULL and 4 elements
+ *   null_source       shmem_getmem with source = NULL and 16 bytes
+ *   bad_cmp           shmem_int_wait_until with cmp = 42
+ *   bad_test_cmp      shmem_long_test_any with cmp = -3
+ *   bad_sig_op        shmem_putmem_signal with sig_op = 5
+ *   debug_overrun     shmem_putmem of 4096 bytes into a 64-byte object that is followed
+ *                     by another object (run with SHMEM_DEBUG=1)
+ *   invalid_ctx       shmem_ctx_int_put with SHMEM_CTX_INVALID
+ *   bad_free          shmem_free of a pointer that shmem_malloc did not return
+ *   bad_align         shmem_align with alignment = 48
+ *   negative_pe       shmem_long_atomic_fetch_add to pe = -1
+ *   global_exit       shmem_global_exit(3) from the last PE
+ *   none              no bad call: exits 0 (a control for the test driver)
+ */
+#include "common.h"
+
+static int global_int[4];
+
+static void usage(const char *argv0) {
+  fprintf(stderr, "usage: %s CASE (see the source for the list)\n", argv0);
+  exit(2);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) usage(argv[0]);
+  const char *c = argv[1];
+  test_record_pid();
+  int src[4] = {1, 2, 3, 4};
+
+  if (strcmp(c, "before_init") == 0) {
+    shmem_int_put(global_int, src, 4, 0);
+    fprintf(stderr, "shmem_int_put before shmem_init returned\n");
+    return 0;
+  }
+  if (strcmp(c, "bad_thread_level") == 0) {
+    int provided;
+    shmem_init_thread(7, &provided);
+    fprintf(stderr, "shmem_init_thread(7) returned\n");
+    return 0;
+  }
+  shmem_init();
+  const int me = shmem_my_pe(), npes = shmem_n_pes();
+  const int culprit = npes - 1;
+  const size_t four_mib = 4u << 20;
+  char *big = malloc(four_mib);
+  memset(big, 1, four_mib);
+  char *object = shmem_malloc(64);
+  char *after = shmem_malloc(64);
+  char *near_end = NULL;
+  if (strcmp(c, "object_end") == 0) near_end = shmem_malloc(512 * 1024);
+  shmem_barrier_all();
+  if (strcmp(c, "none") == 0) {
+    shmem_barrier_all();
+    free(big);
+    shmem_finalize();
+    return 0;
+  }
+  if (me != culprit) {
+    /* Innocent PEs wait here until the launcher ends the job (twice: shmem_free, in the
+     * bad_free case, is collective and gets the culprit through one barrier first). */
+    shmem_barrier_all();
+    shmem_barrier_all();
+    fprintf(stderr, "PE %d: the job was not ended after PE %d's bad call\n", me, culprit);
+    shmem_finalize();
+    return 0;
+  }
+
+  if (strcmp(c, "pe_out_of_range") == 0) {
+    shmem_int_put(global_int, src, 4, 7);
+  } else if (strcmp(c, "stack_dest") == 0) {
+    int on_stack[4];
+    shmem_int_put(on_stack, src, 4, 0);
+  } else if (strcmp(c, "malloc_dest") == 0) {
+    long *private_memory = malloc(4 * sizeof(long));
+    long lsrc[4] = {0, 0, 0, 0};
+    shmem_long_put(private_memory, lsrc, 4, 0);
+  } else if (strcmp(c, "heap_overrun") == 0) {
+    shmem_putmem(object, big, four_mib, 0);
+  } else if (strcmp(c, "object_end") == 0) {
+    shmem_putmem(near_end ? near_end + 512 * 1024 - 1 : object, big, four_mib, 0);
+  } else if (strcmp(c, "null_dest") == 0) {
+    shmem_int_put(NULL, src, 4, 0);
+  } else if (strcmp(c, "null_source") == 0) {
+    shmem_getmem(object, NULL, 16, 0);
+  } else if (strcmp(c, "bad_cmp") == 0) {
+    shmem_int_wait_until(global_int, 42, 0);
+  } else if (strcmp(c, "bad_test_cmp") == 0) {
+    long *ivars = shmem_calloc(4, sizeof(long));
+    shmem_long_test_any(ivars, 4, NULL, -3, 0);
+  } else if (strcmp(c, "bad_sig_op") == 0) {
+    uint64_t *sig = (uint64_t *)after;
+    shmem_putmem_signal(object, src, sizeof src, sig, 1, 5, 0);
+  } else if (strcmp(c, "debug_overrun") == 0) {
+    shmem_putmem(object, big, 4096, 0);
+  } else if (strcmp(c, "invalid_ctx") == 0) {
+    shmem_ctx_int_put(SHMEM_CTX_INVALID, global_int, src, 4, 0);
+  } else if (strcmp(c, "bad_free") == 0) {
+    shmem_free(object + 8);
+  } else if (strcmp(c, "bad_align") == 0) {
+    shmem_align(48, 100);
+  } else if (strcmp(c, "negative_pe") == 0) {
+    shmem_long_atomic_fetch_add((long *)object, 1, -1);
+  } else if (strcmp(c, "global_exit") == 0) {
+    shmem_global_exit(3);
+  } else {
+    usage(argv[0]);
+  }
+  fprintf(stderr, "PE %d: the bad call '%s' returned\n", me, c);
+  return 0;
+}
