@@ -65,7 +65,9 @@ static void run(int fd, int leader, const char *provider) {
   hints->caps = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
   hints->ep_attr->type = FI_EP_RDM;
   hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+#ifndef REF_NO_DELIVERY_COMPLETE
   hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+#endif
   hints->fabric_attr->prov_name = strdup(provider);
   CHECK(fi_getinfo(FI_VERSION(1, 11), NULL, NULL, 0, hints, &info));
   virt_addr = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;

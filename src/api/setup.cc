@@ -101,7 +101,16 @@ void runtime_init(const char* call, int requested_threads) {
       r.local_pes.push_back(pe);
     }
   r.spans_nodes = seen.size() > 1;
-  r.oversubscribed = r.local_pes.size() > usable_cores();
+  // Cores are shared by every PE of the machine, whatever virtual node it belongs to: the
+  // key up to its last '/' names the machine.
+  auto machine = [](const std::string& key) { return key.substr(0, key.rfind('/')); };
+  const std::string my_machine = machine(keys[static_cast<size_t>(r.my_pe)]);
+  for (int pe = 0; pe < r.n_pes; ++pe)
+    if (machine(keys[static_cast<size_t>(pe)]) == my_machine) {
+      if (pe == r.my_pe) r.my_machine_index = r.machine_pes;
+      ++r.machine_pes;
+    }
+  r.oversubscribed = static_cast<unsigned>(r.machine_pes) > usable_cores();
 
   symmetric_map_peers(call, r.boot.allgather(call, "tandem.segments", symmetric_card()));
   r.boot.fence(call);  // every peer has mapped our files
@@ -111,7 +120,7 @@ void runtime_init(const char* call, int requested_threads) {
   if (r.spans_nodes) {
     network = &network_transport();
     const int cores = core_count();
-    const int spare = spare_core_for(r.my_local, static_cast<int>(r.local_pes.size()), cores);
+    const int spare = spare_core_for(r.my_machine_index, r.machine_pes, cores);
     const bool proxy = r.config.progress_thread == Config::Switch::On ||
                        (r.config.progress_thread == Config::Switch::Auto && spare >= 0);
     char* const bases[ofi::Transport::kSegments] = {r.heap.base, r.data.base};
@@ -137,12 +146,15 @@ void runtime_init(const char* call, int requested_threads) {
   if (r.my_pe == 0 && (r.config.version || r.config.info))
     printf("Tandem %s, OpenSHMEM %d.%d\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
   if (r.my_pe == 0 && r.config.info) {
-    printf("Environment:\n%s  %d PEs on %d node(s), %zu on this node%s\n", config_report().c_str(),
-           r.n_pes, r.node_of.empty() ? 1 : *std::max_element(r.node_of.begin(), r.node_of.end()) + 1,
-           r.local_pes.size(), r.oversubscribed ? " (more than its cores: waits yield)" : "");
+    printf("Environment:\n%s  %d PEs on %d node(s), %zu on this node, %d on this machine%s\n",
+           config_report().c_str(), r.n_pes,
+           r.node_of.empty() ? 1 : *std::max_element(r.node_of.begin(), r.node_of.end()) + 1,
+           r.local_pes.size(), r.machine_pes,
+           r.oversubscribed ? " (more than its cores: waits yield)" : "");
     if (network)
-      printf("  network: libfabric provider %s; atomics of every PE go through it; progress thread %s\n",
+      printf("  network: libfabric provider %s (%s); atomics of every PE go through it; progress thread %s\n",
              network->provider().c_str(),
+             network->ordered() ? "ordered writes, quiet reads back" : "delivery-complete writes",
              !progress_thread().running() ? "off"
              : progress_thread().core() >= 0 ? ("on core " + std::to_string(progress_thread().core())).c_str()
                                              : "on (unpinned: no core without a PE)");

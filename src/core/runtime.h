@@ -39,7 +39,9 @@ struct Runtime {
   std::vector<int> node_of;     // node index of every PE
   std::vector<int> local_pes;   // PEs of this node, ascending
   int my_local = 0;             // index of my_pe in local_pes
-  bool oversubscribed = false;  // more PEs on this node than cores for them
+  int machine_pes = 0;          // PEs on this machine (virtual nodes share it)
+  int my_machine_index = 0;     // this PE's rank among them
+  bool oversubscribed = false;  // more PEs on this machine than cores for them
   Config config;
   PmixBoot boot;
 

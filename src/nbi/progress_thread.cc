@@ -32,10 +32,10 @@ int core_count() {
   return cores > 0 ? cores : 1;
 }
 
-int spare_core_for(int local_index, int local_pes, int cores) {
-  const int spare = cores - local_pes;
+int spare_core_for(int machine_index, int machine_pes, int cores) {
+  const int spare = cores - machine_pes;
   if (spare <= 0) return -1;
-  return cores - 1 - local_index % spare;
+  return cores - 1 - machine_index % spare;
 }
 
 void ProgressThread::start(ofi::Transport* network, int core) {

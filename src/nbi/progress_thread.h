@@ -29,10 +29,10 @@ class ProgressThread {
   std::thread thread_;
 };
 
-// The core a PE's progress thread should use: one of the cores beyond those the node's
-// `local_pes` PEs occupy (PEs are assumed bound, if at all, to the lowest cores), or -1 when
-// every core has a PE.  `cores` is the node's core count.
-int spare_core_for(int local_index, int local_pes, int cores);
+// The core a PE's progress thread should use: one of the cores beyond those the machine's
+// `machine_pes` PEs occupy (PEs are assumed bound, if at all, to the lowest cores), or -1
+// when every core has a PE.  `cores` is the machine's core count.
+int spare_core_for(int machine_index, int machine_pes, int cores);
 
 // The node's cores as hwloc counts them.
 int core_count();

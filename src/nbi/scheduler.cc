@@ -57,7 +57,7 @@ void Scheduler::submit_nbi(const char* call, const Op& op) {
 }
 
 void Scheduler::complete_puts(const char* call) {
-  if (network_) network_->wait_writes(call);
+  if (network_) network_->order_writes(call);
   shm::order_stores();
 }
 
@@ -70,8 +70,9 @@ void Scheduler::quiet(const char* call) {
 }
 
 void Scheduler::fence(const char* call) {
-  // Completing everything is a valid (if strong) way to order what comes after.
-  quiet(call);
+  deferred_.drain(copy);
+  if (network_) network_->order_writes(call);
+  shm::order_stores();
 }
 
 void Scheduler::network_atomic(const char* call, const Target& remote, shm::AmoOp op, bool is_float,

@@ -30,8 +30,8 @@ class Scheduler {
   void submit(const char* call, const Op& op);
   // Non-blocking: may return before the transfer happened; completed by quiet().
   void submit_nbi(const char* call, const Op& op);
-  // Returns once every put submitted so far has landed at its target (for put-with-signal:
-  // the signal must not overtake the data).
+  // Makes every put submitted so far land before any later write (for put-with-signal: the
+  // signal must not overtake the data).
   void complete_puts(const char* call);
   // Completes every submitted Op and atomic.
   void quiet(const char* call);

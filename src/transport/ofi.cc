@@ -9,6 +9,7 @@
 #include <rdma/fi_rma.h>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -50,22 +51,55 @@ void Transport::open(const char* call, const std::string& provider, char* const 
       fatal(call, "cannot enter the network namespace TANDEM_NETNS=%s: %s", netns.c_str(), strerror(errno));
     ::close(fd);
   }
-  fi_info* hints = fi_allocinfo();
-  if (!hints) fatal(call, "libfabric: out of memory");
-  hints->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
-  hints->ep_attr->type = FI_EP_RDM;
-  hints->mode = 0;
-  hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
-  hints->domain_attr->threading = FI_THREAD_SAFE;
-  hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
-  if (!provider.empty()) hints->fabric_attr->prov_name = strdup(provider.c_str());
-  int rc = fi_getinfo(FI_VERSION(1, 11), nullptr, nullptr, 0, hints, &info_);
-  fi_freeinfo(hints);
-  if (rc != 0 || info_ == nullptr)
-    fatal(call,
-          "libfabric finds no provider%s%s with reliable endpoints, RMA, atomics and delivery "
-          "completion (%s); tandem_info lists the providers, TANDEM_OFI_PROVIDER picks one",
-          provider.empty() ? "" : " named ", provider.c_str(), fi_strerror(-rc));
+  // The provider: the one named, else libfabric's first choice among those with everything
+  // Tandem needs.  With it, prefer keeping writes, atomics and reads to one target in order:
+  // then puts complete locally and quiet reads back from each PE written to since the last
+  // quiet (the read cannot pass the writes).  Otherwise every write is delivery-complete.
+  auto query = [&](const std::string& name, bool ordered) {
+    fi_info* hints = fi_allocinfo();
+    if (!hints) fatal(call, "libfabric: out of memory");
+    hints->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    hints->ep_attr->type = FI_EP_RDM;
+    hints->mode = 0;
+    hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+    hints->domain_attr->threading = FI_THREAD_DOMAIN;  // Transport serialises its calls itself
+    if (ordered) hints->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW;
+    else hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+    if (!name.empty()) hints->fabric_attr->prov_name = strdup(name.c_str());
+    fi_info* found = nullptr;
+    const int rc = fi_getinfo(FI_VERSION(1, 11), nullptr, nullptr, 0, hints, &found);
+    fi_freeinfo(hints);
+    if (rc != 0 && found) {
+      fi_freeinfo(found);
+      found = nullptr;
+    }
+    return std::pair<fi_info*, int>{found, rc};
+  };
+  std::string name = provider;
+  if (name.empty()) {
+    auto [first, rc] = query("", false);
+    if (!first)
+      fatal(call,
+            "libfabric finds no provider with reliable endpoints, RMA, atomics and delivery-complete "
+            "writes (%s); tandem_info lists the providers, TANDEM_OFI_PROVIDER picks one",
+            fi_strerror(-rc));
+    name = first->fabric_attr->prov_name;
+    fi_freeinfo(first);
+  }
+  for (bool ordered : {true, false}) {
+    auto [found, rc] = query(name, ordered);
+    if (found) {
+      info_ = found;
+      ordered_ = ordered;
+      break;
+    }
+    if (!ordered) {
+      fatal(call,
+            "the libfabric provider %s lacks reliable endpoints, RMA, atomics or ordered or "
+            "delivery-complete writes (%s); tandem_info lists the providers, TANDEM_OFI_PROVIDER picks one",
+            name.c_str(), fi_strerror(-rc));
+    }
+  }
   provider_ = info_->fabric_attr->prov_name;
   virtual_addresses_ = (info_->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
   provider_keys_ = (info_->domain_attr->mr_mode & FI_MR_PROV_KEY) != 0;
@@ -80,7 +114,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   check(call, fi_av_open(domain_, &av_attr, &av_, nullptr), "fi_av_open");
   fi_cq_attr cq_attr{};
   cq_attr.format = FI_CQ_FORMAT_CONTEXT;
-  cq_attr.wait_obj = waitable ? FI_WAIT_UNSPEC : FI_WAIT_NONE;
+  cq_attr.wait_obj = waitable ? FI_WAIT_FD : FI_WAIT_NONE;
   check(call, fi_cq_open(domain_, &cq_attr, &cq_, nullptr), "fi_cq_open");
   fi_cntr_attr cntr_attr{};
   cntr_attr.events = FI_CNTR_EVENTS_COMP;
@@ -92,6 +126,10 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   check(call, fi_ep_bind(ep_, &write_counter_->fid, FI_WRITE), "fi_ep_bind(write counter)");
   check(call, fi_ep_bind(ep_, &read_counter_->fid, FI_READ), "fi_ep_bind(read counter)");
   check(call, fi_enable(ep_), "fi_enable");
+  if (waitable) {
+    check(call, fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_), "fi_control(FI_GETWAIT)");
+    if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) fatal(call, "cannot create a pipe: %s", strerror(errno));
+  }
 
   for (int s = 0; s < kSegments; ++s) {
     base_[s] = bases[s];
@@ -139,6 +177,7 @@ std::string Transport::card() const {
 
 void Transport::connect(const char* call, const std::vector<std::string>& cards) {
   peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
+  dirty_flag_.assign(cards.size(), 0);
   peer_segment_.assign(cards.size() * kSegments, PeerSegment{0, 0});
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];
@@ -176,6 +215,12 @@ void Transport::close() {
   fi_close(&domain_->fid);
   fi_close(&fabric_->fid);
   fi_freeinfo(info_);
+  for (int& fd : wake_pipe_)
+    if (fd >= 0) {
+      ::close(fd);
+      fd = -1;
+    }
+  wait_fd_ = -1;
   ep_ = nullptr;
   info_ = nullptr;
 }
@@ -189,18 +234,24 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   const char* from = static_cast<const char*>(source);
+  mark_written(pe);
   Backoff backoff;
   while (bytes > 0) {
     const size_t chunk = bytes < max_message_ ? bytes : max_message_;
     const uint64_t address = remote_address(pe, segment, offset);
+    writes_issued_.fetch_add(1, std::memory_order_acq_rel);
     ssize_t rc;
-    while ((rc = chunk <= inject_size_ ? fi_inject_write(ep_, from, chunk, peer, address, key)
-                                       : fi_write(ep_, from, chunk, nullptr, peer, address, key, nullptr)) == -FI_EAGAIN) {
+    for (;;) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        rc = chunk <= inject_size_ ? fi_inject_write(ep_, from, chunk, peer, address, key)
+                                   : fi_write(ep_, from, chunk, nullptr, peer, address, key, nullptr);
+      }
+      if (rc != -FI_EAGAIN) break;
       progress();
       backoff.pause();
     }
     if (rc != 0) fatal(call, "libfabric: a write to PE %d failed: %s", pe, fi_strerror(static_cast<int>(-rc)));
-    writes_issued_.fetch_add(1, std::memory_order_relaxed);
     from += chunk;
     offset += chunk;
     bytes -= chunk;
@@ -214,13 +265,18 @@ void Transport::get(const char* call, int pe, int segment, uint64_t offset, void
   Backoff backoff;
   while (bytes > 0) {
     const size_t chunk = bytes < max_message_ ? bytes : max_message_;
+    reads_issued_.fetch_add(1, std::memory_order_acq_rel);
     ssize_t rc;
-    while ((rc = fi_read(ep_, to, chunk, nullptr, peer, remote_address(pe, segment, offset), key, nullptr)) == -FI_EAGAIN) {
+    for (;;) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        rc = fi_read(ep_, to, chunk, nullptr, peer, remote_address(pe, segment, offset), key, nullptr);
+      }
+      if (rc != -FI_EAGAIN) break;
       progress();
       backoff.pause();
     }
     if (rc != 0) fatal(call, "libfabric: a read from PE %d failed: %s", pe, fi_strerror(static_cast<int>(-rc)));
-    reads_issued_.fetch_add(1, std::memory_order_relaxed);
     to += chunk;
     offset += chunk;
     bytes -= chunk;
@@ -240,40 +296,69 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
   uint64_t scratch = 0;  // FI_ATOMIC_READ ignores its operand but wants a buffer
   const void* buffer = operand ? operand : &scratch;
   Backoff backoff;
+  if (!result) mark_written(pe);
+  (result ? reads_issued_ : writes_issued_).fetch_add(1, std::memory_order_acq_rel);
   ssize_t rc;
   for (;;) {
-    if (op == AtomicOp::CompareSwap)
-      rc = fi_compare_atomic(ep_, buffer, 1, nullptr, compare, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
-    else if (result)
-      rc = fi_fetch_atomic(ep_, buffer, 1, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
-    else
-      rc = fi_inject_atomic(ep_, buffer, 1, peer, address, key, ftype, fop);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (op == AtomicOp::CompareSwap)
+        rc = fi_compare_atomic(ep_, buffer, 1, nullptr, compare, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
+      else if (result)
+        rc = fi_fetch_atomic(ep_, buffer, 1, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
+      else
+        rc = fi_inject_atomic(ep_, buffer, 1, peer, address, key, ftype, fop);
+    }
     if (rc != -FI_EAGAIN) break;
     progress();
     backoff.pause();
   }
   if (rc != 0) fatal(call, "libfabric: an atomic on PE %d failed: %s", pe, fi_strerror(static_cast<int>(-rc)));
-  if (result) {
-    reads_issued_.fetch_add(1, std::memory_order_relaxed);
-    wait_reads(call);
-  } else {
-    writes_issued_.fetch_add(1, std::memory_order_relaxed);
-  }
+  if (result) wait_reads(call);
+}
+
+void Transport::mark_written(int pe) {
+  if (!ordered_ || __atomic_load_n(&dirty_flag_[static_cast<size_t>(pe)], __ATOMIC_RELAXED)) return;
+  std::lock_guard<std::mutex> lock(dirty_mutex_);
+  if (dirty_flag_[static_cast<size_t>(pe)]) return;
+  dirty_flag_[static_cast<size_t>(pe)] = 1;
+  dirty_.push_back(pe);
 }
 
 void Transport::progress() {
   fi_cq_entry entries[8];
-  ssize_t n = fi_cq_read(cq_, entries, 8);
+  ssize_t n;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    n = fi_cq_read(cq_, entries, 8);
+  }
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
 }
 
 void Transport::wait_for_activity(int timeout_ms) {
-  fi_cq_entry entries[8];
-  ssize_t n = fi_cq_sread(cq_, entries, 8, nullptr, timeout_ms);
-  if (n == -FI_EAVAIL) report_error("progress", "an operation");
+  // Sleep in poll() on the CQ's file descriptor without holding the lock, once fi_trywait
+  // says nothing is pending; then progress under the lock.
+  progress();
+  bool may_sleep;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    fid* fids[1] = {&cq_->fid};
+    may_sleep = wait_fd_ >= 0 && fi_trywait(fabric_, fids, 1) == FI_SUCCESS;
+  }
+  if (!may_sleep) return;
+  pollfd fds[2] = {{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}};
+  if (poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN)) {
+    char drained[16];
+    ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
+    (void)ignored;
+  }
 }
 
-void Transport::wake() { fi_cq_signal(cq_); }
+void Transport::wake() {
+  const char byte = 1;
+  ssize_t ignored = write(wake_pipe_[1], &byte, 1);
+  (void)ignored;
+}
 
 void Transport::report_error(const char* call, const char* what) {
   fi_cq_err_entry error{};
@@ -283,10 +368,18 @@ void Transport::report_error(const char* call, const char* what) {
   fatal(call, "libfabric: %s failed", what);
 }
 
-void Transport::wait_counter(const char* call, fid_cntr* counter, uint64_t target, uint64_t* errors_seen) {
+void Transport::wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
+                             uint64_t* errors_seen) {
   Backoff backoff;
-  while (fi_cntr_read(counter) < target) {
-    const uint64_t errors = fi_cntr_readerr(counter);
+  for (;;) {
+    uint64_t done, errors;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done = fi_cntr_read(counter);
+      errors = fi_cntr_readerr(counter);
+    }
+    // Every operation issued so far, others' too: a counter cannot tell whose completed.
+    if (done >= issued->load(std::memory_order_acquire)) break;
     if (errors > *errors_seen) {
       *errors_seen = errors;
       report_error(call, counter == write_counter_ ? "a write or atomic" : "a read or fetching atomic");
@@ -297,14 +390,31 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, uint64_t targe
 }
 
 void Transport::wait_reads(const char* call) {
-  wait_counter(call, read_counter_, reads_issued_.load(std::memory_order_relaxed), &read_errors_seen_);
+  wait_counter(call, read_counter_, &reads_issued_, &read_errors_seen_);
 }
 
 void Transport::wait_writes(const char* call) {
-  wait_counter(call, write_counter_, writes_issued_.load(std::memory_order_relaxed), &write_errors_seen_);
+  wait_counter(call, write_counter_, &writes_issued_, &write_errors_seen_);
+}
+
+void Transport::order_writes(const char* call) {
+  if (!ordered_) wait_writes(call);
 }
 
 void Transport::quiet(const char* call) {
+  if (ordered_) {
+    // A read from every PE written since the last quiet: it completes only after the writes
+    // before it have landed there.
+    std::vector<int> written;
+    {
+      std::lock_guard<std::mutex> lock(dirty_mutex_);
+      written.swap(dirty_);
+      for (int pe : written) dirty_flag_[static_cast<size_t>(pe)] = 0;
+    }
+    std::vector<uint64_t> sink(written.size());
+    for (size_t i = 0; i < written.size(); ++i)
+      get(call, written[i], 0, 0, &sink[i], sizeof(uint64_t));
+  }
   wait_writes(call);
   wait_reads(call);
 }

@@ -2,10 +2,13 @@
 // symmetric heap and globals are registered once; every PE's address, keys and segment
 // bases are exchanged at init, so an operation costs a table index beyond the libfabric call.
 // Completion is counted: one counter for writes (puts, non-fetching atomics), one for reads
-// (gets, fetching atomics), and FI_DELIVERY_COMPLETE makes a counted write mean "landed".
+// (gets, fetching atomics).  With a provider that orders writes and reads to one target,
+// quiet reads back from each PE written to (the read cannot pass the writes); otherwise
+// writes are delivery-complete and a counted write means "landed".
 #pragma once
 
 #include <atomic>
+#include <mutex>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -44,6 +47,9 @@ class Transport {
   void close();
   bool is_open() const { return ep_ != nullptr; }
   const std::string& provider() const { return provider_; }
+  // true: the provider orders writes and reads per target and quiet reads back; false:
+  // writes are delivery-complete.
+  bool ordered() const { return ordered_; }
 
   // Starts a write of `bytes` from `source` to (pe, segment, offset).  When it returns the
   // source may be reused if `bytes` <= inject size; otherwise only after quiet().
@@ -58,6 +64,8 @@ class Transport {
 
   // Completes every operation started so far.
   void quiet(const char* call);
+  // Makes writes started so far land before any write started afterwards (to any PE).
+  void order_writes(const char* call);
   // Completes the reads (gets and fetching atomics) started so far.
   void wait_reads(const char* call);
   // Waits until the writes started so far have completed.
@@ -71,9 +79,11 @@ class Transport {
   size_t inject_size() const { return inject_size_; }
 
  private:
-  void wait_counter(const char* call, fid_cntr* counter, uint64_t target, uint64_t* errors_seen);
+  void wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
+                    uint64_t* errors_seen);
   [[noreturn]] void report_error(const char* call, const char* what);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
+  void mark_written(int pe);
 
   std::string provider_;
   fi_info* info_ = nullptr;
@@ -97,6 +107,17 @@ class Transport {
     uint64_t key;
   };
   std::vector<PeerSegment> peer_segment_;  // [pe * kSegments + segment]
+  // One lock around every libfabric call: application threads (SHMEM_THREAD_MULTIPLE) and the
+  // progress thread share the endpoint, and the provider is asked for FI_THREAD_DOMAIN.
+  std::mutex mutex_;
+  int wait_fd_ = -1;           // the CQ's wait object, for the progress thread
+  bool ordered_ = false;       // writes, atomics and reads to one target stay in order
+  std::mutex dirty_mutex_;
+  std::vector<int> dirty_;     // PEs written to since the last quiet (ordered mode)
+  std::vector<uint8_t> dirty_flag_;
+  int wake_pipe_[2] = {-1, -1};
+  // Operations are counted as issued before they are posted, so that a counter at least as
+  // large as the issued count means every posted operation has completed.
   std::atomic<uint64_t> writes_issued_{0};
   std::atomic<uint64_t> reads_issued_{0};
   uint64_t write_errors_seen_ = 0;

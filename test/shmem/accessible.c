@@ -1,11 +1,21 @@
-/* shmem_pe_accessible, shmem_addr_accessible and shmem_ptr.  Every PE of these jobs shares
- * the node, so shmem_ptr must give a usable pointer for each of them: every PE writes its
- * slot into every peer's objects through it, and every PE reads the result with plain loads. */
+/* shmem_pe_accessible, shmem_addr_accessible and shmem_ptr.  shmem_ptr must give a usable
+ * pointer for every PE of this PE's node and NULL for PEs of other nodes (the virtual nodes
+ * of TANDEM_VIRTUAL_NODES, blocks of consecutive PEs): every PE writes its slot into every
+ * peer's objects, through the pointer where there is one and with shmem_p otherwise, and
+ * every PE reads the result with plain loads. */
 #include "common.h"
 
 #define SLOTS 64
 static long global_slots[SLOTS];
 static int data_word = 12345; /* initialised: lives in .data, not .bss */
+
+static int node_of(int pe, int npes) {
+  const char *k = getenv("TANDEM_VIRTUAL_NODES");
+  int nodes = k ? atoi(k) : 1;
+  if (nodes < 1) nodes = 1;
+  if (nodes > npes) nodes = npes;
+  return pe / ((npes + nodes - 1) / nodes);
+}
 
 int main(void) {
   test_init();
@@ -46,6 +56,13 @@ int main(void) {
     long *remote_heap = shmem_ptr(heap_slots, pe);
     long *remote_global = shmem_ptr(global_slots, pe);
     long *remote_middle = shmem_ptr(&heap_slots[me % SLOTS], pe);
+    if (node_of(pe, npes) != node_of(me, npes)) {
+      CHECK(remote_heap == NULL && remote_global == NULL,
+            "shmem_ptr gives a pointer for PE %d, which is on another node", pe);
+      shmem_long_p(&heap_slots[me % SLOTS], 1000L * me + pe, pe);
+      shmem_long_p(&global_slots[me % SLOTS], 2000L * me + pe, pe);
+      continue;
+    }
     CHECK(remote_heap != NULL, "shmem_ptr(heap object, %d) is NULL for a node peer", pe);
     CHECK(remote_global != NULL, "shmem_ptr(global, %d) is NULL for a node peer", pe);
     if (!remote_heap || !remote_global) continue;
@@ -66,6 +83,10 @@ int main(void) {
   shmem_barrier_all();
   for (int pe = 0; pe < npes; ++pe) {
     int *remote = shmem_ptr(&data_word, pe);
+    if (node_of(pe, npes) != node_of(me, npes)) {
+      CHECK(shmem_int_g(&data_word, pe) == 777 + pe, "data_word on PE %d read with shmem_g is wrong", pe);
+      continue;
+    }
     CHECK(remote != NULL && *remote == 777 + pe, "data_word on PE %d read through shmem_ptr is %d",
           pe, remote ? *remote : -1);
   }

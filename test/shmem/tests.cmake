@@ -2,10 +2,13 @@
 # TANDEM_BUILD, TANDEM_SRC, OSHRUN and TANDEM_MPIRUN.  Every test carries the label "api".
 #
 #   tandem_shmem_test(NAME [PROGRAM prog] [NP n...] [ARGS a...] [ENV VAR=value...]
-#                     [LAUNCH_ARGS o...] [LABELS l...])
+#                     [LAUNCH_ARGS o...] [LABELS l...] [ONE_NODE])
 #     registers NAME_npN for each N (default 1 2 4): `oshrun LAUNCH_ARGS -n N
-#     test/shmem/PROGRAM ARGS` (PROGRAM defaults to NAME; LAUNCH_ARGS are oshrun options,
-#     e.g. --nodes K for a placement mode).
+#     test/shmem/PROGRAM ARGS` (PROGRAM defaults to NAME; LAUNCH_ARGS are oshrun options).
+#     Unless ONE_NODE, the same runs are registered in the two other placements, with the
+#     label "internode": NAME_npN_nodesN (every PE its own virtual node, N >= 2) and
+#     NAME_np4_nodes2 (2 nodes of 2 PEs), where PEs of different nodes share no memory and
+#     talk only through libfabric.
 #   tandem_shmem_failure(NAME CASE STATUS REGEX [NP n...] [ENV ...])
 #     registers NAME_npN: test/shmem/negative CASE run through expect_failure.sh, which
 #     passes only if the job exits with STATUS ("nonzero": any) and its output matches
@@ -14,8 +17,16 @@
 set(TANDEM_SHMEM_BIN "${TANDEM_BUILD}/test/shmem")
 set(TANDEM_SHMEM_SRC "${TANDEM_SRC}/test/shmem")
 
+function(tandem_shmem_run test labels np program)
+  add_test(${test} "${OSHRUN}" ${ARGN} -n ${np} "${TANDEM_SHMEM_BIN}/${program}" ${T_ARGS})
+  set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT 90)
+  if(T_ENV)
+    set_tests_properties(${test} PROPERTIES ENVIRONMENT "${T_ENV}")
+  endif()
+endfunction()
+
 function(tandem_shmem_test name)
-  cmake_parse_arguments(T "" "PROGRAM" "NP;ARGS;ENV;LABELS;LAUNCH_ARGS" ${ARGN})
+  cmake_parse_arguments(T "ONE_NODE" "PROGRAM" "NP;ARGS;ENV;LABELS;LAUNCH_ARGS" ${ARGN})
   if(NOT T_PROGRAM)
     set(T_PROGRAM ${name})
   endif()
@@ -24,11 +35,13 @@ function(tandem_shmem_test name)
   endif()
   set(labels api ${T_LABELS})
   foreach(np IN LISTS T_NP)
-    set(test ${name}_np${np})
-    add_test(${test} "${OSHRUN}" ${T_LAUNCH_ARGS} -n ${np} "${TANDEM_SHMEM_BIN}/${T_PROGRAM}" ${T_ARGS})
-    set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT 60)
-    if(T_ENV)
-      set_tests_properties(${test} PROPERTIES ENVIRONMENT "${T_ENV}")
+    tandem_shmem_run(${name}_np${np} "${labels}" ${np} ${T_PROGRAM} ${T_LAUNCH_ARGS})
+    if(NOT T_ONE_NODE AND np GREATER 1)
+      tandem_shmem_run(${name}_np${np}_nodes${np} "${labels};internode" ${np} ${T_PROGRAM}
+                       ${T_LAUNCH_ARGS} --nodes ${np})
+    endif()
+    if(NOT T_ONE_NODE AND np EQUAL 4)
+      tandem_shmem_run(${name}_np4_nodes2 "${labels};internode" 4 ${T_PROGRAM} ${T_LAUNCH_ARGS} --nodes 2)
     endif()
   endforeach()
 endfunction()
@@ -53,9 +66,10 @@ endfunction()
 
 # Setup, query and memory.
 tandem_shmem_test(setup)
-foreach(level single funneled serialized multiple)
-  tandem_shmem_test(init_thread_${level} PROGRAM init_thread ARGS ${level})
+foreach(level single funneled serialized)
+  tandem_shmem_test(init_thread_${level} PROGRAM init_thread ARGS ${level} ONE_NODE)
 endforeach()
+tandem_shmem_test(init_thread_multiple PROGRAM init_thread ARGS multiple)
 tandem_shmem_test(start_pes)
 tandem_shmem_test(accessible)
 tandem_shmem_test(memory)
@@ -80,13 +94,16 @@ tandem_shmem_test(generic_cxx)
 # nbi transfers held back until quiet/fence (TANDEM_DEFER_THRESHOLD): completion and
 # ordering must still hold.
 foreach(program rma_types rma_sized order barrier signal globals thread_multiple generic_c11)
-  tandem_shmem_test(${program}_defer PROGRAM ${program} NP 2 4 ENV TANDEM_DEFER_THRESHOLD=1)
+  tandem_shmem_test(${program}_defer PROGRAM ${program} NP 2 4 ENV TANDEM_DEFER_THRESHOLD=1 ONE_NODE)
 endforeach()
 tandem_shmem_test(order_defer4k PROGRAM order NP 4 ENV TANDEM_DEFER_THRESHOLD=4096)
+# Deferred copies travel beside network operations in the mixed placement.
+tandem_shmem_test(order_defer_mixed PROGRAM order NP 4 ENV TANDEM_DEFER_THRESHOLD=1 LAUNCH_ARGS --nodes 2 ONE_NODE
+                  LABELS internode)
 
 # SHMEM_DEBUG=1 adds bounds checks on every access: correct programs must not trip them.
 foreach(program rma_sized globals signal atomics p2p)
-  tandem_shmem_test(${program}_debug PROGRAM ${program} NP 2 ENV SHMEM_DEBUG=1)
+  tandem_shmem_test(${program}_debug PROGRAM ${program} NP 2 ENV SHMEM_DEBUG=1 ONE_NODE)
 endforeach()
 
 # One bad call each: the job must end with status 1 and a message naming the call, the PE
