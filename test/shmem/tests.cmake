@@ -91,6 +91,13 @@ tandem_shmem_test(thread_multiple)
 tandem_shmem_test(generic_c11)
 tandem_shmem_test(generic_cxx)
 
+# A target that computes for 2 s without calling the library: with a progress thread, PE 0's
+# operations on it complete during that time (the program checks it); without, they wait.
+tandem_shmem_run(busy_target_progress_thread "api;internode" 2 busy_target --nodes 2)
+set_tests_properties(busy_target_progress_thread PROPERTIES ENVIRONMENT "TANDEM_PROGRESS_THREAD=on")
+tandem_shmem_run(busy_target_no_progress_thread "api;internode" 2 busy_target --nodes 2)
+set_tests_properties(busy_target_no_progress_thread PROPERTIES ENVIRONMENT "TANDEM_PROGRESS_THREAD=off")
+
 # nbi transfers held back until quiet/fence (TANDEM_DEFER_THRESHOLD): completion and
 # ordering must still hold.
 foreach(program rma_types rma_sized order barrier signal globals thread_multiple generic_c11)
