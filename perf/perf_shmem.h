@@ -1,0 +1,53 @@
+/* Start-up shared by the OpenSHMEM benchmarks: standard OpenSHMEM calls only, so that they
+ * build and run against any OpenSHMEM library. */
+#ifndef TANDEM_PERF_SHMEM_H
+#define TANDEM_PERF_SHMEM_H
+
+/* perf_common.h first: it defines _GNU_SOURCE before any system header is read. */
+#include "perf_common.h"
+
+#include <shmem.h>
+
+/* Initialises OpenSHMEM, checks that there are at least two PEs and pins this PE to the
+ * core of its index (after shmem_init, so that the library sees at init the cores the launcher
+ * gave it).  Returns this PE's index; exits (after shmem_finalize) when fewer than 2 PEs. */
+static inline int perf_shmem_start(const char* what, const struct perf_opts* o) {
+  const int cpus_at_start = perf_affinity_count();
+  shmem_init();
+  const int me = shmem_my_pe();
+  const int npes = shmem_n_pes();
+  if (npes < 2) {
+    if (me == 0) fprintf(stderr, "# %s needs at least 2 PEs (got %d)\n", what, npes);
+    shmem_finalize();
+    exit(1);
+  }
+  int core = -1;
+  if (o->pin) core = perf_pin(me);
+  if (me < 2)
+    fprintf(stderr, "# %s: PE %d of %d, %d usable cpu(s) at start, %s %d\n", what, me, npes, cpus_at_start,
+            core >= 0 ? "pinned to core" : "not pinned, on cpu", core >= 0 ? core : sched_getcpu());
+  if (me == 0) perf_header(what, o);
+  shmem_barrier_all();
+  return me;
+}
+
+/* Sections where only PE 0 works.  Meanwhile the other PEs wait without using their cores
+ * (they test a flag and sleep 50 us between tests), so that PE 0 runs as the single-process
+ * references do: on these machines a busy process on the other core (a PE spinning in a
+ * barrier, say) slows PE 0's copies down.  Usage, on every PE:
+ *   shmem_barrier_all(); if (me == 0) { timed loop } perf_solo_done(me); */
+static long long perf_solo_flag; /* symmetric: PE 0 releases the others through it */
+static long long perf_solo_epoch;
+
+static inline void perf_solo_done(int me) {
+  ++perf_solo_epoch;
+  if (me == 0) {
+    for (int pe = 1; pe < shmem_n_pes(); ++pe) shmem_longlong_p(&perf_solo_flag, perf_solo_epoch, pe);
+    shmem_quiet();
+  } else {
+    const struct timespec nap = {0, 50000};
+    while (!shmem_longlong_test(&perf_solo_flag, SHMEM_CMP_GE, perf_solo_epoch)) nanosleep(&nap, NULL);
+  }
+}
+
+#endif /* TANDEM_PERF_SHMEM_H */

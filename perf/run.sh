@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Runs every benchmark of perf/ and its raw reference, then writes the report.
+# See perf/README.md.
+#
+# Usage: perf/run.sh [options] [-- options for every benchmark]
+#   -l LAUNCHER  command that starts 2 PEs, the program follows it
+#                (default: BUILD/tools/oshrun/oshrun -n 2 when it exists and works, else
+#                 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+#                 mpirun --oversubscribe --bind-to none -np 2)
+#   -b BUILD     build folder holding perf/ and tools/ (default: build at the top of the tree)
+#   -o DIR       results folder (default: perf/results/<date>_<time>)
+#   -n ROUNDS    run the whole set this many times; the report pairs figures round by round (2)
+#   -q           quick: fewer iterations and repetitions (-x 0.1 -r 3), for a smoke test
+#   -L TASKS     before each program, wait (at most 2 minutes) for a second in which no
+#                more than TASKS other tasks were runnable at any of 10 samples
+#   -t SECONDS   time limit of one program (default 900)
+#   -f           run even when benchmark processes from an earlier run are still alive
+# Every benchmark pins itself (process or PE i on core i); pass -P after -- to turn that off.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+build="$top/build"
+launcher=""
+out=""
+rounds=2
+quick=no
+max_load=""
+limit=900
+force=no
+while getopts "l:b:o:n:qL:t:fh" opt; do
+  case "$opt" in
+    l) launcher=$OPTARG ;;
+    b) build=$(cd "$OPTARG" && pwd) ;;
+    o) out=$OPTARG ;;
+    n) rounds=$OPTARG ;;
+    q) quick=yes ;;
+    L) max_load=$OPTARG ;;
+    t) limit=$OPTARG ;;
+    f) force=yes ;;
+    h) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+extra=("$@")
+[ "$quick" = yes ] && extra=(-x 0.1 -r 3 "${extra[@]}")
+
+shmem_benchmarks="put_latency get_latency put_bw pingpong fetch_add barrier"
+references="ref_memcpy ref_shm_pingpong ref_shm_amo"
+# Order inside a round: each reference just before the Tandem figures compared with it.
+order="ref_memcpy put_latency get_latency put_bw ref_shm_pingpong pingpong ref_shm_amo fetch_add barrier"
+
+say() { echo "run.sh: $*" >&2; }
+
+# ---------------------------------------------------------------- programs
+missing=no
+for p in $shmem_benchmarks $references; do [ -x "$build/perf/$p" ] || missing=yes; done
+if [ "$missing" = yes ]; then
+  say "building the benchmarks (make perf in $build)"
+  make -C "$build" perf >/dev/null
+fi
+
+# ---------------------------------------------------------------- stray processes
+pattern="perf/($(echo $shmem_benchmarks $references | tr ' ' '|'))( |\$)"
+strays=$(ps -eo pid=,args= | grep -E "$pattern" | grep -v grep || true)
+if [ -n "$strays" ]; then
+  say "benchmark processes are still running (they would spoil the figures):"
+  echo "$strays" >&2
+  [ "$force" = yes ] || { say "stop them or pass -f"; exit 1; }
+fi
+
+# ---------------------------------------------------------------- launcher
+mpirun_line="env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe --bind-to none -np 2"
+works() {  # works LAUNCHER: can it run a 2-PE barrier?
+  local -a cmd
+  read -r -a cmd <<<"$1"
+  timeout -k 5 60 "${cmd[@]}" "$build/perf/barrier" -r 1 -i 10 >/dev/null 2>&1
+}
+if [ -z "$launcher" ]; then
+  if [ -x "$build/tools/oshrun/oshrun" ] && works "$build/tools/oshrun/oshrun -n 2"; then
+    launcher="$build/tools/oshrun/oshrun -n 2"
+  else
+    [ -x "$build/tools/oshrun/oshrun" ] && say "oshrun could not run a 2-PE job; using mpirun"
+    launcher=$mpirun_line
+  fi
+elif ! works "$launcher"; then
+  say "the launcher '$launcher' could not run a 2-PE job"
+  exit 1
+fi
+read -r -a launch <<<"$launcher"
+
+# ---------------------------------------------------------------- quiet machine
+# Runnable tasks other than the sampling one, from /proc/loadavg ("running/total").
+busy_tasks() { awk '{ split($4, a, "/"); print a[1] - 1 }' /proc/loadavg; }
+wait_quiet() {
+  [ -n "$max_load" ] || return 0
+  local deadline=$((SECONDS + 120)) quiet i n
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    quiet=yes
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+      n=$(busy_tasks)
+      [ "$n" -le "$max_load" ] || { quiet=no; break; }
+      sleep 0.1
+    done
+    [ "$quiet" = yes ] && return 0
+    sleep 1
+  done
+  say "the machine stayed busy for 2 minutes; running anyway"
+  echo "$(date +%T) $1 started on a busy machine: $(cat /proc/loadavg)" >>"$out/env.txt"
+}
+
+# ---------------------------------------------------------------- run
+[ -n "$out" ] || out="$here/results/$(date +%Y-%m-%d_%H%M%S)"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+snapshot() {
+  echo "load average: $(cat /proc/loadavg)"
+  echo "busiest processes:"
+  ps -eo pcpu=,pid=,comm= --sort=-pcpu | head -8
+}
+{
+  echo "date: $(date -Is)"
+  echo "host: $(uname -n) $(uname -r) $(uname -m)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) online"
+  echo "tandem: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet 2>/dev/null || echo ' (with local changes)')"
+  echo "launcher: $launcher"
+  echo "benchmark options: ${extra[*]:-(defaults)}"
+  echo "rounds: $rounds"
+  echo "--- before"
+  snapshot
+} >"$out/env.txt"
+
+failed=0
+for round in $(seq "$rounds"); do
+  mkdir -p "$out/round$round"
+  for p in $order; do
+    wait_quiet "$p"
+    say "round $round/$rounds: $p"
+    csv="$out/round$round/$p.csv"
+    err="$out/round$round/$p.err"
+    rc=0
+    case " $references " in
+      *" $p "*) timeout -k 10 "$limit" "$build/perf/$p" "${extra[@]}" >"$csv" 2>"$err" || rc=$? ;;
+      *) timeout -k 10 "$limit" "${launch[@]}" "$build/perf/$p" "${extra[@]}" >"$csv" 2>"$err" || rc=$? ;;
+    esac
+    if [ "$rc" -ne 0 ]; then
+      say "$p failed (exit $rc), see $err"
+      failed=$((failed + 1))
+    fi
+  done
+done
+{
+  echo "--- after"
+  snapshot
+} >>"$out/env.txt"
+
+"$here/report.sh" "$out"
+cat "$out/report.md"
+echo ""
+echo "results: $out"
+[ "$failed" -eq 0 ] || { say "$failed program(s) failed"; exit 1; }
