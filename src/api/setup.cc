@@ -52,10 +52,13 @@ std::string node_key(int pe, int n_pes, int virtual_nodes) {
   return key + "/" + std::to_string(pe / per_node);
 }
 
-unsigned usable_cores() {
+// The CPUs this process may run on, as bytes to publish with the node key.
+std::string affinity_bytes() {
   cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
-  return std::thread::hardware_concurrency();
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0)
+    for (unsigned c = 0; c < std::thread::hardware_concurrency() && c < CPU_SETSIZE; ++c) CPU_SET(c, &set);
+  return std::string(reinterpret_cast<const char*>(&set), sizeof set);
 }
 
 void finalize_at_exit() {
@@ -83,8 +86,11 @@ void runtime_init(const char* call, int requested_threads) {
   r.my_pe = r.boot.rank();
   r.n_pes = r.boot.size();
 
-  const std::vector<std::string> keys =
-      r.boot.allgather(call, "tandem.node", node_key(r.my_pe, r.n_pes, r.config.virtual_nodes));
+  // Each PE publishes its node key and its CPU affinity in one blob.
+  const std::vector<std::string> blobs = r.boot.allgather(
+      call, "tandem.node", affinity_bytes() + node_key(r.my_pe, r.n_pes, r.config.virtual_nodes));
+  std::vector<std::string> keys;
+  for (const std::string& blob : blobs) keys.push_back(blob.substr(sizeof(cpu_set_t)));
   r.node_of.assign(static_cast<size_t>(r.n_pes), 0);
   std::vector<std::string> seen;
   for (int pe = 0; pe < r.n_pes; ++pe) {
@@ -101,16 +107,23 @@ void runtime_init(const char* call, int requested_threads) {
       r.local_pes.push_back(pe);
     }
   r.spans_nodes = seen.size() > 1;
-  // Cores are shared by every PE of the machine, whatever virtual node it belongs to: the
-  // key up to its last '/' names the machine.
+  // Cores are shared by every PE of the machine, whatever virtual node it belongs to (the key
+  // up to its last '/' names the machine).  The PEs outnumber the cores when they outnumber
+  // the CPUs that any of them may use: each PE's own mask would be one CPU under a launcher
+  // that binds PEs to cores.
   auto machine = [](const std::string& key) { return key.substr(0, key.rfind('/')); };
   const std::string my_machine = machine(keys[static_cast<size_t>(r.my_pe)]);
+  cpu_set_t usable;
+  CPU_ZERO(&usable);
   for (int pe = 0; pe < r.n_pes; ++pe)
     if (machine(keys[static_cast<size_t>(pe)]) == my_machine) {
       if (pe == r.my_pe) r.my_machine_index = r.machine_pes;
       ++r.machine_pes;
+      cpu_set_t mask;
+      memcpy(&mask, blobs[static_cast<size_t>(pe)].data(), sizeof mask);
+      CPU_OR(&usable, &usable, &mask);
     }
-  r.oversubscribed = static_cast<unsigned>(r.machine_pes) > usable_cores();
+  r.oversubscribed = r.machine_pes > CPU_COUNT(&usable);
 
   symmetric_map_peers(call, r.boot.allgather(call, "tandem.segments", symmetric_card()));
   r.boot.fence(call);  // every peer has mapped our files

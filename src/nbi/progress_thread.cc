@@ -47,7 +47,7 @@ void ProgressThread::start(ofi::Transport* network, int core) {
 
 void ProgressThread::run() {
   if (core_ >= 0 && !bind_to_core(core_)) core_ = -1;
-  while (!stopping_.load(std::memory_order_acquire)) network_->wait_for_activity(100);
+  while (!stopping_.load(std::memory_order_acquire)) network_->wait_for_activity(100000);
 }
 
 void ProgressThread::stop() {

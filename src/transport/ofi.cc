@@ -335,7 +335,7 @@ void Transport::progress() {
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
 }
 
-void Transport::wait_for_activity(int timeout_ms) {
+void Transport::wait_for_activity(int timeout_us) {
   // Sleep in poll() on the CQ's file descriptor without holding the lock, once fi_trywait
   // says nothing is pending; then progress under the lock.
   progress();
@@ -347,11 +347,13 @@ void Transport::wait_for_activity(int timeout_ms) {
   }
   if (!may_sleep) return;
   pollfd fds[2] = {{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}};
-  if (poll(fds, 2, timeout_ms) > 0 && (fds[1].revents & POLLIN)) {
+  const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
+  if (ppoll(fds, 2, &timeout, nullptr) > 0 && (fds[1].revents & POLLIN)) {
     char drained[16];
     ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
     (void)ignored;
   }
+  progress();
 }
 
 void Transport::wake() {

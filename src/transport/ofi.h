@@ -72,9 +72,9 @@ class Transport {
   void wait_writes(const char* call);
   // Drives the provider's progress (incoming RMA for manual-progress providers).
   void progress();
-  // Drives progress, sleeping in the provider's wait object for up to `timeout_ms` when
-  // nothing happens; wake() ends the sleep early.
-  void wait_for_activity(int timeout_ms);
+  // Drives progress, sleeping in the provider's wait object for up to `timeout_us` when
+  // nothing happens (open() with `waitable`); wake() ends the sleep early.
+  void wait_for_activity(int timeout_us);
   void wake();
   size_t inject_size() const { return inject_size_; }
 

@@ -86,6 +86,8 @@ tandem_shmem_test(signal)
 tandem_shmem_test(p2p)
 tandem_shmem_test(atomics)
 tandem_shmem_test(atomic_sum)
+# 80,000 network atomics on 4 PEs that share 2 cores: alone, and with time to spare.
+set_tests_properties(atomic_sum_np4_nodes2 atomic_sum_np4_nodes4 PROPERTIES RUN_SERIAL TRUE TIMEOUT 240)
 tandem_shmem_test(lock)
 tandem_shmem_test(thread_multiple)
 tandem_shmem_test(generic_c11)
