@@ -171,4 +171,10 @@ if(TANDEM_MPIRUN)
   add_test(mpirun_launch bash "${TANDEM_SHMEM_SRC}/mpirun_launch.sh" "${TANDEM_MPIRUN}"
            "${TANDEM_SHMEM_BIN}/ranks")
   set_tests_properties(mpirun_launch PROPERTIES LABELS "api" TIMEOUT 60)
+  # The same across 2 virtual nodes: under an external launcher TANDEM_VIRTUAL_NODES does
+  # what oshrun --nodes does.
+  add_test(mpirun_launch_nodes2 bash "${TANDEM_SHMEM_SRC}/mpirun_launch.sh" "${TANDEM_MPIRUN}"
+           "${TANDEM_SHMEM_BIN}/ranks")
+  set_tests_properties(mpirun_launch_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 60
+                       ENVIRONMENT "TANDEM_VIRTUAL_NODES=2")
 endif()
