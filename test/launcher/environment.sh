@@ -6,7 +6,10 @@
 show='for v in FOO BAR EMPTY TANDEM_LAUNCHER; do eval "echo $PMIX_RANK $v=\${$v-unset}"; done
 env | grep -c "^OMPI_" | sed "s/^/$PMIX_RANK ompi=/"'
 
-env -u FOO -u EMPTY BAR=from-oshrun \
+# oshrun runs without the caller's own OMPI_* variables (CI exports some), so that any
+# OMPI_* variable a PE sees would be one oshrun made up.
+no_ompi=$(env | sed -n 's/^\(OMPI_[A-Za-z0-9_]*\)=.*/-u \1/p')
+env $no_ompi -u FOO -u EMPTY BAR=from-oshrun \
   "$OSHRUN" -n 2 -x FOO=hello -x BAR -x EMPTY= sh -c "$show" >"$WORKDIR/out"
 expect_eq "run" 0 $?
 for r in 0 1; do
