@@ -11,7 +11,7 @@ void copy(const Op& op) {
   else shm::copy(op.local, op.remote.mapped, op.bytes);
 }
 
-ofi::AtomicOp network_op(shm::AmoOp op, bool fetch) {
+ofi::AtomicOp network_op(shm::AmoOp op) {
   switch (op) {
     case shm::AmoOp::Fetch: return ofi::AtomicOp::Read;
     case shm::AmoOp::Set: return ofi::AtomicOp::Write;
@@ -22,7 +22,6 @@ ofi::AtomicOp network_op(shm::AmoOp op, bool fetch) {
     case shm::AmoOp::Or: return ofi::AtomicOp::Or;
     case shm::AmoOp::Xor: return ofi::AtomicOp::Xor;
   }
-  (void)fetch;
   __builtin_unreachable();
 }
 
@@ -82,7 +81,7 @@ void Scheduler::network_atomic(const char* call, const Target& remote, shm::AmoO
   if (is_float) type = size == 4 ? ofi::AtomicType::Float : ofi::AtomicType::Double;
   else if (size == 4) type = is_signed ? ofi::AtomicType::Int32 : ofi::AtomicType::UInt32;
   else type = is_signed ? ofi::AtomicType::Int64 : ofi::AtomicType::UInt64;
-  network_->atomic(call, remote.pe, remote.segment, remote.offset, network_op(op, result != nullptr),
+  network_->atomic(call, remote.pe, remote.segment, remote.offset, network_op(op),
                    type, op == shm::AmoOp::Fetch ? nullptr : operand,
                    op == shm::AmoOp::CompareSwap ? compare : nullptr, result);
 }
