@@ -1,5 +1,7 @@
 // Ops held back by the scheduler, in submission order.  Thread-safe: threads of one PE may
-// submit and drain at once (SHMEM_THREAD_MULTIPLE).
+// submit and drain at once (SHMEM_THREAD_MULTIPLE).  A drain returns only once every Op
+// pushed before it has been carried out, also those that another thread's drain took: the
+// copying happens under a lock that a later drain waits for.
 #pragma once
 
 #include <atomic>
@@ -13,30 +15,33 @@ namespace tandem {
 class OpQueue {
  public:
   void push(const Op& op) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<std::mutex> lock(queue_mutex_);
     ops_.push_back(op);
-    size_.store(ops_.size(), std::memory_order_release);
+    pending_.fetch_add(1, std::memory_order_acq_rel);
   }
-  bool empty() const { return size_.load(std::memory_order_acquire) == 0; }
-  size_t size() const { return size_.load(std::memory_order_acquire); }
+  // Ops pushed and not yet carried out (held, or being carried out by a drain).
+  size_t size() const { return pending_.load(std::memory_order_acquire); }
+  bool empty() const { return size() == 0; }
 
-  // Takes every held Op, oldest first, and hands each to `carry_out`.
+  // Carries out every Op pushed so far, oldest first, handing each to `carry_out`.
   template <typename CarryOut>
   void drain(CarryOut carry_out) {
     if (empty()) return;
+    std::lock_guard<std::mutex> draining(drain_mutex_);
     std::deque<Op> taken;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<std::mutex> lock(queue_mutex_);
       taken.swap(ops_);
-      size_.store(0, std::memory_order_release);
     }
     for (const Op& op : taken) carry_out(op);
+    pending_.fetch_sub(taken.size(), std::memory_order_acq_rel);
   }
 
  private:
-  mutable std::mutex mutex_;
+  std::mutex drain_mutex_;   // held while a drain carries Ops out
+  std::mutex queue_mutex_;   // guards ops_
   std::deque<Op> ops_;
-  std::atomic<size_t> size_{0};
+  std::atomic<size_t> pending_{0};
 };
 
 }  // namespace tandem

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -66,4 +68,24 @@ TEST(Scheduler, BlockingSubmitCompletesAtOnce) {
   s.submit("test", Op{Op::Kind::Put, tandem::Target{to, 0, 0, 0}, from, sizeof from});
   EXPECT_STREQ(to, "abcdefg");
   EXPECT_EQ(s.held(), 0u);
+}
+
+TEST(OpQueue, DrainWaitsForAnotherThreadsDrain) {
+  // A drain that finds the queue emptied by a concurrent drain must still return only after
+  // that drain has carried the Ops out.
+  OpQueue q;
+  std::atomic<bool> started{false}, finished{false};
+  q.push(Op{Op::Kind::Put, tandem::Target{nullptr, 0, 0, 0}, nullptr, 1});
+  std::thread slow([&] {
+    q.drain([&](const Op&) {
+      started = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      finished = true;
+    });
+  });
+  while (!started) std::this_thread::yield();
+  q.drain([](const Op&) { FAIL() << "the Op was taken by the other drain"; });
+  EXPECT_TRUE(finished) << "drain returned while another thread was still carrying out an Op";
+  slow.join();
+  EXPECT_TRUE(q.empty());
 }
