@@ -13,10 +13,14 @@ using namespace tandem;
 
 namespace {
 
-void update_signal(const char* call, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
-  check_buffer(call, "sig_addr", sig_addr, sizeof(uint64_t));
+void check_sig_op(const char* call, int sig_op) {
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
     fatal(call, "sig_op = %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
+}
+
+void update_signal(const char* call, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
+  check_buffer(call, "sig_addr", sig_addr, sizeof(uint64_t));
+  check_sig_op(call, sig_op);
   const Target target = locate(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
   scheduler().atomic<uint64_t>(call, target, sig_op == SHMEM_SIGNAL_SET ? shm::AmoOp::Set : shm::AmoOp::Add,
                                signal, 0, false);
@@ -29,8 +33,7 @@ void put_signal(const char* call, shmem_ctx_t ctx, T* dest, const T* source, siz
   const size_t bytes = nelems * sizeof(T);
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
-  if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
-    fatal(call, "sig_op = %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD", sig_op);
+  check_sig_op(call, sig_op);
   const Target to = locate(call, "dest", dest, bytes, pe);
   // Both forms complete the data before the signal is sent: it must not overtake the data.
   scheduler().submit(call, Op{Op::Kind::Put, to, const_cast<T*>(source), bytes});

@@ -13,11 +13,6 @@ T load(const T* ivar) {
   return __atomic_load_n(ivar, __ATOMIC_ACQUIRE);
 }
 
-void check_cmp(const char* call, int cmp) {
-  if (cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE)
-    fatal(call, "cmp = %d is not a comparison (SHMEM_CMP_EQ, _NE, _GT, _GE, _LT or _LE)", cmp);
-}
-
 template <typename T>
 bool satisfied(const char* call, const T* ivars, size_t i, int cmp, const T* operands, bool vector) {
   return compare_values(call, load(&ivars[i]), cmp, operands[vector ? i : 0]);
