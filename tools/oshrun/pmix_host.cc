@@ -90,7 +90,6 @@ bool PmixHost::start() {
                  PMIx_Error_string(rc));
     return false;
   }
-  server_up_ = true;
   return true;
 }
 
@@ -111,7 +110,6 @@ bool PmixHost::register_job(int num_pes) {
                  PMIx_Error_string(rc));
     return false;
   }
-  nspace_registered_ = true;
   return true;
 }
 
@@ -139,16 +137,12 @@ void PmixHost::on_abort(int rank, int status, const char* message) {
 }
 
 void PmixHost::stop() {
-  if (nspace_registered_) {
-    pmix_nspace_t ns;
-    PMIX_LOAD_NSPACE(ns, nspace_.c_str());
-    PMIx_server_deregister_nspace(ns, nullptr, nullptr);
-    nspace_registered_ = false;
-  }
-  if (server_up_) {
-    PMIx_server_finalize();
-    server_up_ = false;
-  }
+  // Once every PE has been reaped there is nothing left for the PMIx server to serve, and
+  // oshrun exits right after this.  PMIx 4.2 cannot be torn down safely after an abnormal
+  // end: PMIx_server_deregister_nspace can deadlock against the progress thread's handling
+  // of the PEs' lost connections, and PMIx_server_finalize can release a peer that handling
+  // already released.  So the server is left to die with the process; everything it wrote
+  // lives in the private directory removed here.
   directory_.remove();
 }
 

@@ -27,7 +27,8 @@ class PmixHost {
   // Registers PE `rank` as an expected client and adds its PMIx connection variables to
   // `env` (an argv-style array that PMIx may realloc).  Call before forking the PE.
   bool prepare_client(int rank, char*** env);
-  // Deregisters the namespace, finalises the server, removes the directory.  Idempotent.
+  // Removes the private directory; the server itself ends with the process (see the
+  // definition for why it is not finalised).  Idempotent.
   void stop();
 
   const std::string& nspace() const { return nspace_; }
@@ -40,8 +41,6 @@ class PmixHost {
   JobEvents& events_;
   JobDirectory directory_;
   std::string nspace_;
-  bool server_up_ = false;
-  bool nspace_registered_ = false;
 };
 
 }  // namespace tandem::oshrun
