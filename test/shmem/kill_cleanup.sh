@@ -1,5 +1,5 @@
 #!/bin/bash
-# kill_cleanup.sh OSHRUN PROGRAM
+# kill_cleanup.sh OSHRUN PROGRAM [OSHRUN-OPTION...]
 #
 # oshrun must tear a job down when one of its PEs dies: after kill -9 of one PE, oshrun
 # exits with a non-zero status within 5 seconds, no process of the job remains, and
@@ -9,12 +9,16 @@
 #            for the fourth), the fourth is held before shmem_init and killed there.
 # PROGRAM is kill_target (see kill_target.c): it records its pid in TANDEM_TEST_PIDDIR,
 # "running.<pid>" once initialised, and with TANDEM_TEST_HOLD=1 waits for
-# "release.<pid>" before shmem_init.
+# "release.<pid>" before shmem_init.  OSHRUN-OPTIONs go to oshrun (for example
+# "--nodes 2": the killed PE is then one of a virtual node's PEs, and its peers on the
+# other node notice only through the launcher and the network).
 set -u
 
-[ $# -eq 2 ] || { echo "usage: $0 OSHRUN PROGRAM" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 OSHRUN PROGRAM [OSHRUN-OPTION...]" >&2; exit 2; }
 oshrun=$1
 program=$2
+shift 2
+oshrun_options=("$@")
 [ -x "$oshrun" ] || { echo "kill_cleanup: FAIL: $oshrun is not an executable"; exit 1; }
 [ -x "$program" ] || { echo "kill_cleanup: FAIL: $program is not an executable"; exit 1; }
 
@@ -61,9 +65,9 @@ scenario() {
   local log="$piddir/log"
   echo "== scenario: $mode"
   if [ "$mode" = init ]; then
-    TANDEM_TEST_PIDDIR=$piddir TANDEM_TEST_HOLD=1 "$oshrun" -n 4 "$program" >"$log" 2>&1 &
+    TANDEM_TEST_PIDDIR=$piddir TANDEM_TEST_HOLD=1 "$oshrun" "${oshrun_options[@]}" -n 4 "$program" >"$log" 2>&1 &
   else
-    TANDEM_TEST_PIDDIR=$piddir "$oshrun" -n 4 "$program" >"$log" 2>&1 &
+    TANDEM_TEST_PIDDIR=$piddir "$oshrun" "${oshrun_options[@]}" -n 4 "$program" >"$log" 2>&1 &
   fi
   launcher=$!
 

@@ -165,6 +165,11 @@ set_tests_properties(expect_failure_control_np2 PROPERTIES WILL_FAIL TRUE)
 add_test(kill_cleanup bash "${TANDEM_SHMEM_SRC}/kill_cleanup.sh" "${OSHRUN}"
          "${TANDEM_SHMEM_BIN}/kill_target")
 set_tests_properties(kill_cleanup PROPERTIES LABELS "api" TIMEOUT 60)
+# The same with the PEs on 2 virtual nodes (PEs 0,1 and 2,3): the killed PE's peers on
+# the other node share no memory with it.
+add_test(kill_cleanup_nodes2 bash "${TANDEM_SHMEM_SRC}/kill_cleanup.sh" "${OSHRUN}"
+         "${TANDEM_SHMEM_BIN}/kill_target" --nodes 2)
+set_tests_properties(kill_cleanup_nodes2 PROPERTIES LABELS "internode" TIMEOUT 60)
 
 # Open MPI's mpirun launches Tandem PEs too.
 if(TANDEM_MPIRUN)
