@@ -49,6 +49,16 @@ Outcome test_set(const char* call, T* ivars, size_t nelems, size_t* indices, con
   return {hits > 0, first, hits};
 }
 
+// The test_ forms: one look, after one turn of progress.
+template <typename T>
+Outcome test_once(const char* call, T* ivars, size_t nelems, size_t* indices, const int* status,
+                  int cmp, const T* operands, bool vector, Mode mode) {
+  check_ready(call);
+  if (nelems > 0) check_buffer(call, "ivars", ivars, nelems);
+  drive_progress();
+  return test_set(call, ivars, nelems, indices, status, cmp, operands, vector, mode);
+}
+
 template <typename T>
 Outcome wait_set(const char* call, T* ivars, size_t nelems, size_t* indices, const int* status,
                  int cmp, const T* operands, bool vector, Mode mode) {
@@ -74,6 +84,7 @@ template <typename T>
 int test(const char* call, T* ivar, int cmp, T value) {
   check_ready(call);
   check_buffer(call, "ivar", ivar, sizeof(T));
+  drive_progress();
   return compare_values(call, load(ivar), cmp, value) ? 1 : 0;
 }
 
@@ -101,28 +112,22 @@ int test(const char* call, T* ivar, int cmp, T value) {
   }                                                                                                               \
   TANDEM_API(int, N##_test, (T * v, int cmp, T x)) { return test(TANDEM_CALL, v, cmp, x); }                     \
   TANDEM_API(int, N##_test_all, (T * v, size_t n, const int* st, int cmp, T x)) {                                \
-    check_ready(TANDEM_CALL);                                                                                     \
-    return test_set(TANDEM_CALL, v, n, nullptr, st, cmp, &x, false, Mode::All).done ? 1 : 0;             \
+    return test_once(TANDEM_CALL, v, n, nullptr, st, cmp, &x, false, Mode::All).done ? 1 : 0;             \
   }                                                                                                               \
   TANDEM_API(size_t, N##_test_any, (T * v, size_t n, const int* st, int cmp, T x)) {                             \
-    check_ready(TANDEM_CALL);                                                                                     \
-    return test_set(TANDEM_CALL, v, n, nullptr, st, cmp, &x, false, Mode::Any).first;                    \
+    return test_once(TANDEM_CALL, v, n, nullptr, st, cmp, &x, false, Mode::Any).first;                    \
   }                                                                                                               \
   TANDEM_API(size_t, N##_test_some, (T * v, size_t n, size_t* idx, const int* st, int cmp, T x)) {               \
-    check_ready(TANDEM_CALL);                                                                                     \
-    return test_set(TANDEM_CALL, v, n, idx, st, cmp, &x, false, Mode::Some).count;                       \
+    return test_once(TANDEM_CALL, v, n, idx, st, cmp, &x, false, Mode::Some).count;                       \
   }                                                                                                               \
   TANDEM_API(int, N##_test_all_vector, (T * v, size_t n, const int* st, int cmp, T* x)) {                        \
-    check_ready(TANDEM_CALL);                                                                                     \
-    return test_set(TANDEM_CALL, v, n, nullptr, st, cmp, x, true, Mode::All).done ? 1 : 0;               \
+    return test_once(TANDEM_CALL, v, n, nullptr, st, cmp, x, true, Mode::All).done ? 1 : 0;               \
   }                                                                                                               \
   TANDEM_API(size_t, N##_test_any_vector, (T * v, size_t n, const int* st, int cmp, T* x)) {                     \
-    check_ready(TANDEM_CALL);                                                                                     \
-    return test_set(TANDEM_CALL, v, n, nullptr, st, cmp, x, true, Mode::Any).first;                      \
+    return test_once(TANDEM_CALL, v, n, nullptr, st, cmp, x, true, Mode::Any).first;                      \
   }                                                                                                               \
   TANDEM_API(size_t, N##_test_some_vector, (T * v, size_t n, size_t* idx, const int* st, int cmp, T* x)) {       \
-    check_ready(TANDEM_CALL);                                                                                     \
-    return test_set(TANDEM_CALL, v, n, idx, st, cmp, x, true, Mode::Some).count;                         \
+    return test_once(TANDEM_CALL, v, n, idx, st, cmp, x, true, Mode::Some).count;                         \
   }
 TANDEM_P2P_TYPES(TANDEM_DEFINE_P2P)
 

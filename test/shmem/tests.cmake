@@ -84,6 +84,7 @@ tandem_shmem_test(order)
 tandem_shmem_test(barrier)
 tandem_shmem_test(signal)
 tandem_shmem_test(p2p)
+tandem_shmem_test(test_progress NP 2 4)
 tandem_shmem_test(atomics)
 tandem_shmem_test(atomic_sum)
 # 80,000 network atomics on 4 PEs that share 2 cores: alone, and with time to spare.
