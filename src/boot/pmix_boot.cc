@@ -4,8 +4,10 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 
+#include "core/backoff.h"
 #include "core/error.h"
 
 namespace tandem {
@@ -88,8 +90,30 @@ std::vector<std::string> PmixBoot::allgather(const char* call, const std::string
   return all;
 }
 
+namespace {
+struct FenceResult {
+  std::atomic<bool> done{false};
+  pmix_status_t status = PMIX_SUCCESS;
+};
+
+void on_fence_done(pmix_status_t status, void* cbdata) {
+  auto* result = static_cast<FenceResult*>(cbdata);
+  result->status = status;
+  result->done.store(true, std::memory_order_release);
+}
+}  // namespace
+
+// Non-blocking underneath, waited for like any other wait: the network keeps progressing,
+// since peers that have not reached the fence yet may still need this PE to complete their
+// operations (a manual-progress provider moves a read back only when its target polls).
 void PmixBoot::fence(const char* call) {
-  pmix_status_t rc = PMIx_Fence(nullptr, 0, nullptr, 0);
+  FenceResult result;
+  pmix_status_t rc = PMIx_Fence_nb(nullptr, 0, nullptr, 0, on_fence_done, &result);
+  if (rc == PMIX_OPERATION_SUCCEEDED) return;
+  if (rc == PMIX_SUCCESS) {
+    wait_until_ready([&] { return result.done.load(std::memory_order_acquire); });
+    rc = result.status;
+  }
   if (rc != PMIX_SUCCESS) fatal(call, "PMIx_Fence failed: %s", PMIx_Error_string(rc));
 }
 

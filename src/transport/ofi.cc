@@ -63,6 +63,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
     hints->mode = 0;
     hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
     hints->domain_attr->threading = FI_THREAD_DOMAIN;  // Transport serialises its calls itself
+    hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;  // every wait drives progress
     if (ordered) hints->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW;
     else hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
     if (!name.empty()) hints->fabric_attr->prov_name = strdup(name.c_str());
