@@ -3,8 +3,14 @@
  * for each number and answers it.  One timer around `iterations` round trips; the figure is
  * half a round trip.
  *
- * CSV metrics (size 8): pingpong_half_rtt_us (the flag written with shmem_putmem),
- * pingpong_p_half_rtt_us (written with shmem_longlong_p). */
+ * Then the same ping-pong for every message size: PE 0 sends `size` bytes with
+ * shmem_putmem_signal (the signal set to the sequence number), PE 1 waits for the signal with
+ * shmem_signal_wait_until and sends the same back.  This is the put latency that the raw
+ * ping-pong references (ref_tcp_pingpong, ref_ofi_pingpong) measure for the network.
+ *
+ * CSV metrics: pingpong_half_rtt_us (size 8: the flag written with shmem_putmem),
+ * pingpong_p_half_rtt_us (size 8: written with shmem_longlong_p), pingpong_signal_half_rtt_us
+ * (per size). */
 #include "perf_shmem.h"
 
 static long long seq;
@@ -20,6 +26,19 @@ static void rounds(long long* flag, int me, long n, int use_p) {
       shmem_longlong_wait_until(flag, SHMEM_CMP_EQ, seq);
       if (use_p) shmem_longlong_p(flag, seq, 0);
       else shmem_putmem(flag, &seq, sizeof seq, 0);
+    }
+  }
+}
+
+static void signal_rounds(char* buffer, const char* source, size_t size, uint64_t* signal, int me, long n) {
+  for (long i = 0; i < n; ++i) {
+    ++seq;
+    if (me == 0) {
+      shmem_putmem_signal(buffer, source, size, signal, (uint64_t)seq, SHMEM_SIGNAL_SET, 1);
+      shmem_signal_wait_until(signal, SHMEM_CMP_EQ, (uint64_t)seq);
+    } else if (me == 1) {
+      shmem_signal_wait_until(signal, SHMEM_CMP_EQ, (uint64_t)seq);
+      shmem_putmem_signal(buffer, source, size, signal, (uint64_t)seq, SHMEM_SIGNAL_SET, 0);
     }
   }
 }
@@ -45,7 +64,30 @@ int main(int argc, char** argv) {
     if (me == 0) perf_emit(8, n, use_p ? "pingpong_p_half_rtt_us" : "pingpong_half_rtt_us", t, o.reps, 1);
   }
 
+  char* buffer = (char*)shmem_malloc(o.max_size);
+  uint64_t* signal = (uint64_t*)shmem_calloc(1, sizeof(uint64_t));
+  if (buffer == NULL || signal == NULL) {
+    fprintf(stderr, "# shmem_malloc(%zu) failed\n", o.max_size);
+    shmem_global_exit(1);
+  }
+  char* source = (char*)perf_alloc(o.max_size);
   shmem_barrier_all();
+  for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1) {
+    const long m = perf_iterations(&o, size, 16.0 * PERF_MIB, 10, 10000);
+    signal_rounds(buffer, source, size, signal, me, m / 10 + 1);
+    for (int r = 0; r < o.reps; ++r) {
+      shmem_barrier_all();
+      const double t0 = perf_now_us();
+      signal_rounds(buffer, source, size, signal, me, m);
+      t[r] = (perf_now_us() - t0) / (2.0 * (double)m);
+    }
+    if (me == 0) perf_emit(size, m, "pingpong_signal_half_rtt_us", t, o.reps, 1);
+  }
+
+  shmem_barrier_all();
+  free(source);
+  shmem_free(signal);
+  shmem_free(buffer);
   shmem_free(flag);
   shmem_finalize();
   return 0;

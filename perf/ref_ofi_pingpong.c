@@ -1,163 +1,255 @@
-/* Reference: a small busy-polling RMA ping-pong in raw libfabric between two plain processes,
- * with the endpoint setup Tandem uses (RDM, delivery-complete writes, counters), so that
- * Tandem's inter-node figures can be compared with the provider's own floor.  The provider
- * is argv[1] (default tcp;ofi_rxm).  CSV on stdout: size,iterations,ofi_half_rtt_us,value and
- * size,iterations,ofi_bw_MBps,value. */
+/* Reference for the inter-node figures: a small busy-polling RMA ping-pong in raw libfabric
+ * between two plain processes (fork, no OpenSHMEM), with the endpoint setup Tandem uses: an
+ * RDM endpoint, one registered buffer, manual progress driven by polling the completion
+ * queue.  The provider is TANDEM_OFI_PROVIDER when set, else libfabric's first choice, as
+ * for Tandem.  The parent is pinned to core 0, the child to core 1 (unless -P).
+ *
+ * Two completion models, as in Tandem: "ordered" (the provider keeps writes in order,
+ * FI_ORDER_RAW|WAW, and writes complete locally) and "dc" (FI_DELIVERY_COMPLETE writes,
+ * counted by a counter); a model the provider refuses is left out.
+ *
+ *  ofi_half_rtt_us, ofi_dc_half_rtt_us
+ *      the parent writes `size` bytes whose last 8 carry a sequence number onto the child's
+ *      flag word; the child polls the flag and writes the same back; half a round trip, one
+ *      timer around `iterations` round trips
+ *  ofi_bw_MBps, ofi_dc_bw_MBps
+ *      the parent streams `iterations` writes of `size` bytes, then (dc: once they are
+ *      delivered) an 8-byte end mark; the timer stops when the child's acknowledgement,
+ *      written when it sees the mark, arrives
+ * Options as for every benchmark (perf_common.h): -m, -M, -r, -x, -P. */
+#include "perf_common.h" /* first: it defines _GNU_SOURCE */
+
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#define MAX_SIZE (4u << 20)
-#define CHECK(x) do { int rc_ = (int)(x); if (rc_) { fprintf(stderr, "%s: %s\n", #x, fi_strerror(-rc_)); exit(1); } } while (0)
+#define CHECK(x)                                                                       \
+  do {                                                                                 \
+    int rc_ = (int)(x);                                                                \
+    if (rc_) {                                                                         \
+      fprintf(stderr, "ref_ofi_pingpong: %s: %s\n", #x, fi_strerror(-rc_));           \
+      exit(1);                                                                         \
+    }                                                                                  \
+  } while (0)
 
-struct card { char name[256]; size_t name_len; uint64_t base, key; };
+/* What each side tells the other: its endpoint name and its buffer's address and key. */
+struct card {
+  char name[256];
+  size_t name_len;
+  uint64_t base, key;
+};
 
-static struct fid_ep *ep;
-static struct fid_cq *cq;
-static struct fid_cntr *wcntr;
-static fi_addr_t peer;
-static struct card remote;
-static uint64_t writes;
-static int virt_addr;
+struct side {
+  struct fid_ep* ep;
+  struct fid_cq* cq;
+  struct fid_cntr* writes_done;
+  fi_addr_t peer;
+  struct card remote;
+  uint64_t writes;
+  size_t inject;
+  int virt_addr;
+  int delivery_complete;
+};
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
+static void progress(struct side* s) {
+  struct fi_cq_entry e[8];
+  if (fi_cq_read(s->cq, e, 8) == -FI_EAVAIL) {
+    fprintf(stderr, "ref_ofi_pingpong: a completion reports an error\n");
+    exit(1);
+  }
 }
 
-static void progress(void) {
-  struct fi_cq_entry e[4];
-  if (fi_cq_read(cq, e, 4) == -FI_EAVAIL) { fprintf(stderr, "completion error\n"); exit(1); }
-}
-
-static void write_to_peer(const void *src, size_t len, uint64_t offset, size_t inject) {
-  uint64_t addr = (virt_addr ? remote.base : 0) + offset;
+/* Writes `len` bytes at `offset` of the peer's buffer. */
+static void put(struct side* s, const void* src, size_t len, uint64_t offset) {
+  const uint64_t addr = (s->virt_addr ? s->remote.base : 0) + offset;
   ssize_t rc;
   do {
-    rc = len <= inject ? fi_inject_write(ep, src, len, peer, addr, remote.key)
-                       : fi_write(ep, src, len, NULL, peer, addr, remote.key, NULL);
-    if (rc == -FI_EAGAIN) progress();
+    rc = len <= s->inject ? fi_inject_write(s->ep, src, len, s->peer, addr, s->remote.key)
+                          : fi_write(s->ep, src, len, NULL, s->peer, addr, s->remote.key, NULL);
+    if (rc == -FI_EAGAIN) progress(s);
   } while (rc == -FI_EAGAIN);
-  if (rc) { fprintf(stderr, "write: %s\n", fi_strerror((int)-rc)); exit(1); }
-  ++writes;
+  if (rc) {
+    fprintf(stderr, "ref_ofi_pingpong: write: %s\n", fi_strerror((int)-rc));
+    exit(1);
+  }
+  ++s->writes;
 }
 
-static void wait_writes(void) {
-  while (fi_cntr_read(wcntr) < writes) progress();
+static void wait_writes(struct side* s) {
+  while (fi_cntr_read(s->writes_done) < s->writes) progress(s);
 }
 
-static int iterations_for(size_t size) { return size <= 65536 ? 2000 : size <= (1 << 20) ? 100 : 20; }
+static void wait_word(struct side* s, volatile uint64_t* word, uint64_t value) {
+  while (__atomic_load_n(word, __ATOMIC_ACQUIRE) != value) progress(s);
+}
 
-static void run(int fd, int leader, const char *provider) {
-  struct fi_info *hints = fi_allocinfo(), *info;
+static long latency_iterations(const struct perf_opts* o, size_t size) {
+  return perf_iterations(o, size, 16.0 * PERF_MIB, 10, 10000);
+}
+static long stream_iterations(const struct perf_opts* o, size_t size) {
+  return perf_iterations(o, size, 64.0 * PERF_MIB, 10, 20000);
+}
+
+/* One completion model; returns 0 when the provider refuses it (nothing measured). */
+static int run(int fd, int leader, const struct perf_opts* o, int delivery_complete) {
+  struct fi_info* hints = fi_allocinfo();
+  struct fi_info* info = NULL;
   hints->caps = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
   hints->ep_attr->type = FI_EP_RDM;
   hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
-#ifndef REF_NO_DELIVERY_COMPLETE
-  hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
-#endif
-  hints->fabric_attr->prov_name = strdup(provider);
-  CHECK(fi_getinfo(FI_VERSION(1, 11), NULL, NULL, 0, hints, &info));
-  virt_addr = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
-  struct fid_fabric *fabric;
-  struct fid_domain *domain;
-  struct fid_av *av;
-  struct fid_mr *mr;
+  hints->domain_attr->threading = FI_THREAD_DOMAIN;
+  hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;
+  if (delivery_complete) hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
+  else hints->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW;
+  const char* provider = getenv("TANDEM_OFI_PROVIDER");
+  if (provider && *provider) hints->fabric_attr->prov_name = strdup(provider);
+  int refused = fi_getinfo(FI_VERSION(1, 11), NULL, NULL, 0, hints, &info) != 0;
+  fi_freeinfo(hints);
+  /* Both sides must agree to go on. */
+  char mine_ok = (char)!refused, theirs_ok = 0;
+  if (write(fd, &mine_ok, 1) != 1 || read(fd, &theirs_ok, 1) != 1) exit(1);
+  if (refused || !theirs_ok) {
+    if (leader) fprintf(stderr, "# ref_ofi_pingpong: the provider refuses the %s model\n", delivery_complete ? "dc" : "ordered");
+    if (info) fi_freeinfo(info);
+    return 0;
+  }
+  if (leader)
+    fprintf(stderr, "# ref_ofi_pingpong: %s model on provider %s\n", delivery_complete ? "dc" : "ordered",
+            info->fabric_attr->prov_name);
+
+  struct side s = {0};
+  s.virt_addr = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
+  s.inject = info->tx_attr->inject_size;
+  s.delivery_complete = delivery_complete;
+  struct fid_fabric* fabric;
+  struct fid_domain* domain;
+  struct fid_av* av;
+  struct fid_mr* mr;
   CHECK(fi_fabric(info->fabric_attr, &fabric, NULL));
   CHECK(fi_domain(fabric, info, &domain, NULL));
-  CHECK(fi_endpoint(domain, info, &ep, NULL));
+  CHECK(fi_endpoint(domain, info, &s.ep, NULL));
   struct fi_av_attr av_attr = {.type = FI_AV_TABLE};
   struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_CONTEXT};
   struct fi_cntr_attr cntr_attr = {.events = FI_CNTR_EVENTS_COMP};
   CHECK(fi_av_open(domain, &av_attr, &av, NULL));
-  CHECK(fi_cq_open(domain, &cq_attr, &cq, NULL));
-  CHECK(fi_cntr_open(domain, &cntr_attr, &wcntr, NULL));
-  CHECK(fi_ep_bind(ep, &av->fid, 0));
-  CHECK(fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION));
-  CHECK(fi_ep_bind(ep, &wcntr->fid, FI_WRITE));
-  CHECK(fi_enable(ep));
-  char *buf = aligned_alloc(4096, MAX_SIZE + 4096);
-  memset(buf, 0, MAX_SIZE + 4096);
-  CHECK(fi_mr_reg(domain, buf, MAX_SIZE + 4096, FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 0, 0, &mr, NULL));
+  CHECK(fi_cq_open(domain, &cq_attr, &s.cq, NULL));
+  CHECK(fi_cntr_open(domain, &cntr_attr, &s.writes_done, NULL));
+  CHECK(fi_ep_bind(s.ep, &av->fid, 0));
+  CHECK(fi_ep_bind(s.ep, &s.cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION));
+  CHECK(fi_ep_bind(s.ep, &s.writes_done->fid, FI_WRITE));
+  CHECK(fi_enable(s.ep));
+
+  /* The buffer: max_size bytes of landing area, then the flag, end-mark and ack words, each
+   * on a cache line of its own. */
+  const size_t words = 3 * 64;
+  char* buf = perf_alloc(o->max_size + words);
+  memset(buf, 0, o->max_size + words);
+  volatile uint64_t* flag = (volatile uint64_t*)(buf + o->max_size);
+  volatile uint64_t* mark = (volatile uint64_t*)(buf + o->max_size + 64);
+  volatile uint64_t* ack = (volatile uint64_t*)(buf + o->max_size + 128);
+  CHECK(fi_mr_reg(domain, buf, o->max_size + words, FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 0, 0, &mr, NULL));
   if (info->domain_attr->mr_mode & FI_MR_ENDPOINT) {
-    CHECK(fi_mr_bind(mr, &ep->fid, 0));
+    CHECK(fi_mr_bind(mr, &s.ep->fid, 0));
     CHECK(fi_mr_enable(mr));
   }
   struct card mine = {.name_len = sizeof mine.name, .base = (uint64_t)(uintptr_t)buf, .key = fi_mr_key(mr)};
-  CHECK(fi_getname(&ep->fid, mine.name, &mine.name_len));
-  if (write(fd, &mine, sizeof mine) != sizeof mine || read(fd, &remote, sizeof remote) != sizeof remote) exit(1);
-  if (fi_av_insert(av, remote.name, 1, &peer, 0, NULL) != 1) exit(1);
-  const size_t inject = info->tx_attr->inject_size;
-  char *src = malloc(MAX_SIZE);
-  memset(src, 2, MAX_SIZE);
-  volatile uint64_t *flag = (volatile uint64_t *)(buf + MAX_SIZE); /* last word of each message */
-  volatile uint64_t *done = flag + 8;
-  uint64_t seq = 0;
-  if (leader) printf("size,iterations,metric,value\n");
-  for (size_t size = 8; size <= MAX_SIZE; size *= 2) {
-    int iters = iterations_for(size);
-    double t0 = 0;
-    for (int i = -10; i < iters; ++i) {
-      if (i == 0) t0 = now();
-      ++seq;
-      /* The payload ends with the sequence number, landing on the peer's flag word. */
-      memcpy(src + size - 8, &seq, 8);
+  CHECK(fi_getname(&s.ep->fid, mine.name, &mine.name_len));
+  if (write(fd, &mine, sizeof mine) != sizeof mine || read(fd, &s.remote, sizeof s.remote) != sizeof s.remote) exit(1);
+  if (fi_av_insert(av, s.remote.name, 1, &s.peer, 0, NULL) != 1) exit(1);
+
+  char* src = perf_alloc(o->max_size);
+  const char* prefix = delivery_complete ? "ofi_dc" : "ofi";
+  char metric[64];
+  double t[PERF_MAX_REPS];
+  uint64_t seq = 0, token = 0;
+  size_t first = perf_first_size(o);
+  if (first < 8) first = 8; /* room for the sequence number */
+  for (size_t size = first; size <= o->max_size; size <<= 1) {
+    const long n = latency_iterations(o, size), m = stream_iterations(o, size);
+    /* Ping-pong: the message's last word lands on the peer's flag. */
+    const uint64_t at = o->max_size + 8 - size;
+    for (int r = -1; r < o->reps; ++r) {
+      const long count = r < 0 ? n / 10 + 1 : n;
+      const double t0 = perf_now_us();
+      for (long i = 0; i < count; ++i) {
+        ++seq;
+        memcpy(src + size - 8, &seq, 8);
+        if (leader) {
+          put(&s, src, size, at);
+          wait_word(&s, flag, seq);
+        } else {
+          wait_word(&s, flag, seq);
+          put(&s, src, size, at);
+        }
+      }
+      if (r >= 0) t[r] = (perf_now_us() - t0) / (2.0 * (double)count);
+    }
+    if (leader) {
+      snprintf(metric, sizeof metric, "%s_half_rtt_us", prefix);
+      perf_emit(size, n, metric, t, o->reps, 1);
+    }
+    /* Stream, end mark, acknowledgement. */
+    for (int r = 0; r < o->reps; ++r) {
+      ++token;
       if (leader) {
-        write_to_peer(src, size, MAX_SIZE - size + 8, inject);
-        while (*flag != seq) progress();
+        const double t0 = perf_now_us();
+        for (long i = 0; i < m; ++i) put(&s, src, size, 0);
+        if (delivery_complete) wait_writes(&s);
+        put(&s, &token, 8, o->max_size + 64);
+        wait_word(&s, ack, token);
+        t[r] = (double)m * (double)size / (perf_now_us() - t0);
       } else {
-        while (*flag != seq) progress();
-        write_to_peer(src, size, MAX_SIZE - size + 8, inject);
+        wait_word(&s, mark, token);
+        put(&s, &token, 8, o->max_size + 128);
       }
     }
-    double half = (now() - t0) / iters / 2;
-    /* Bandwidth: a stream of writes, then the leader signals the end. */
     if (leader) {
-      t0 = now();
-      for (int i = 0; i < iters; ++i) write_to_peer(src, size, 0, inject);
-      wait_writes();
-      double bw = (double)size * iters / (now() - t0) / 1e6;
-      uint64_t mark = size;
-      write_to_peer(&mark, 8, MAX_SIZE + 64, inject);
-      wait_writes();
-      printf("%zu,%d,ofi_half_rtt_us,%.3f\n%zu,%d,ofi_bw_MBps,%.1f\n", size, iters, half * 1e6, size, iters, bw);
-      fflush(stdout);
-    } else {
-      while (*done != size) progress();
+      snprintf(metric, sizeof metric, "%s_bw_MBps", prefix);
+      perf_emit(size, m, metric, t, o->reps, 0);
     }
   }
-  wait_writes();
+  wait_writes(&s);
   /* Let the other side finish before the endpoint goes away. */
   char byte = 0;
   if (write(fd, &byte, 1) != 1 || read(fd, &byte, 1) != 1) exit(1);
   fi_close(&mr->fid);
-  fi_close(&ep->fid);
+  fi_close(&s.ep->fid);
+  fi_close(&av->fid);
+  fi_close(&s.writes_done->fid);
+  fi_close(&s.cq->fid);
+  fi_close(&domain->fid);
+  fi_close(&fabric->fid);
   fi_freeinfo(info);
+  free(src);
+  free(buf);
+  return 1;
 }
 
-int main(int argc, char **argv) {
-  const char *provider = argc > 1 ? argv[1] : "tcp;ofi_rxm";
+int main(int argc, char** argv) {
+  struct perf_opts o = perf_defaults();
+  perf_parse(argc, argv, &o);
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) return 1;
-  pid_t child = fork();
+  const pid_t child = fork();
   if (child == 0) {
-    run(sv[1], 0, provider);
+    if (o.pin) perf_pin(1);
+    for (int dc = 0; dc <= 1; ++dc) run(sv[1], 0, &o, dc);
     _exit(0);
   }
-  run(sv[0], 1, provider);
+  if (o.pin) perf_pin(0);
+  perf_header("ref_ofi_pingpong", &o);
+  int measured = 0;
+  for (int dc = 0; dc <= 1; ++dc) measured += run(sv[0], 1, &o, dc);
   int status = 0;
   waitpid(child, &status, 0);
+  if (measured == 0) {
+    fprintf(stderr, "ref_ofi_pingpong: the provider refuses both completion models\n");
+    return 1;
+  }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

@@ -1,28 +1,29 @@
-/* Reference: a raw TCP ping-pong between two plain processes over loopback (or the address
- * given as argv[1]), the floor for TCP-based libfabric providers.  CSV on stdout:
- * size,iterations,tcp_half_rtt_us,value and size,iterations,tcp_bw_MBps,value. */
+/* Reference for the inter-node figures: a raw TCP ping-pong between two plain processes
+ * (fork, no OpenSHMEM, no libfabric) over loopback, or over the address given with
+ * REF_TCP_ADDRESS (for example a veth address between network namespaces).  The floor that a
+ * TCP-based libfabric provider builds on.  The parent is pinned to core 0, the child to
+ * core 1 (unless -P).  Sockets block in recv/send, as a TCP application's would; TCP_NODELAY.
+ *
+ *  tcp_half_rtt_us  the parent sends `size` bytes, the child receives them all and sends them
+ *                   back; half of a round trip, one timer around `iterations` round trips
+ *  tcp_bw_MBps      the parent streams `iterations` messages of `size` bytes; the timer stops
+ *                   when the child's one-byte acknowledgement of the last one arrives
+ * Options as for every benchmark (perf_common.h): -m, -M, -r, -x, -P. */
+#include "perf_common.h" /* first: it defines _GNU_SOURCE */
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static void full(int fd, char *buf, size_t n, int sending) {
+static void full(int fd, char* buf, size_t n, int sending) {
   while (n > 0) {
     ssize_t k = sending ? send(fd, buf, n, 0) : recv(fd, buf, n, 0);
-    if (k <= 0) { perror(sending ? "send" : "recv"); exit(1); }
+    if (k <= 0) {
+      perror(sending ? "ref_tcp_pingpong: send" : "ref_tcp_pingpong: recv");
+      exit(1);
+    }
     buf += k;
     n -= (size_t)k;
   }
@@ -35,53 +36,88 @@ static void tune(int fd) {
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
 }
 
-static int iterations_for(size_t size) { return size <= 65536 ? 2000 : size <= (1 << 20) ? 100 : 20; }
+static long latency_iterations(const struct perf_opts* o, size_t size) {
+  return perf_iterations(o, size, 16.0 * PERF_MIB, 10, 10000);
+}
+static long stream_iterations(const struct perf_opts* o, size_t size) {
+  return perf_iterations(o, size, 64.0 * PERF_MIB, 10, 20000);
+}
 
-int main(int argc, char **argv) {
-  const char *host = argc > 1 ? argv[1] : "127.0.0.1";
-  const size_t max = 4u << 20;
-  int listener = socket(AF_INET, SOCK_STREAM, 0);
-  struct sockaddr_in addr = {.sin_family = AF_INET};
-  inet_pton(AF_INET, host, &addr.sin_addr);
-  socklen_t len = sizeof addr;
-  if (bind(listener, (struct sockaddr *)&addr, sizeof addr) || listen(listener, 1) ||
-      getsockname(listener, (struct sockaddr *)&addr, &len)) {
-    perror("listen");
-    return 1;
-  }
-  char *buf = malloc(max);
-  memset(buf, 1, max);
-  pid_t child = fork();
-  if (child == 0) { /* the echoing side */
-    int fd = accept(listener, NULL, NULL);
-    tune(fd);
-    for (size_t size = 8; size <= max; size *= 2) {
-      int iters = iterations_for(size);
-      for (int i = 0; i < iters + 10; ++i) {
-        full(fd, buf, size, 0);
-        full(fd, buf, size, 1);
-      }
-      for (int i = 0; i < iters; ++i) full(fd, buf, size, 0); /* streamed */
+/* The child: answers every round trip, receives every stream and acknowledges its end. */
+static void echo(int fd, char* buf, const struct perf_opts* o) {
+  for (size_t size = perf_first_size(o); size <= o->max_size; size <<= 1) {
+    const long n = latency_iterations(o, size), m = stream_iterations(o, size);
+    for (long i = 0; i < (n / 10 + 1) + (long)o->reps * n; ++i) {
+      full(fd, buf, size, 0);
+      full(fd, buf, size, 1);
+    }
+    for (int r = 0; r < o->reps; ++r) {
+      for (long i = 0; i < m; ++i) full(fd, buf, size, 0);
       full(fd, buf, 1, 1);
     }
+  }
+}
+
+int main(int argc, char** argv) {
+  struct perf_opts o = perf_defaults();
+  perf_parse(argc, argv, &o);
+  const char* host = getenv("REF_TCP_ADDRESS");
+  if (host == NULL || *host == '\0') host = "127.0.0.1";
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in addr = {.sin_family = AF_INET};
+  if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
+    fprintf(stderr, "ref_tcp_pingpong: REF_TCP_ADDRESS=%s is not an IPv4 address\n", host);
+    return 2;
+  }
+  socklen_t len = sizeof addr;
+  if (bind(listener, (struct sockaddr*)&addr, sizeof addr) || listen(listener, 1) ||
+      getsockname(listener, (struct sockaddr*)&addr, &len)) {
+    perror("ref_tcp_pingpong: listen");
+    return 1;
+  }
+  char* buf = perf_alloc(o.max_size);
+  const pid_t child = fork();
+  if (child == 0) {
+    if (o.pin) perf_pin(1);
+    int fd = accept(listener, NULL, NULL);
+    tune(fd);
+    echo(fd, buf, &o);
     _exit(0);
   }
+  if (o.pin) perf_pin(0);
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   tune(fd);
-  if (connect(fd, (struct sockaddr *)&addr, sizeof addr)) { perror("connect"); return 1; }
-  printf("size,iterations,metric,value\n");
-  for (size_t size = 8; size <= max; size *= 2) {
-    int iters = iterations_for(size);
-    for (int i = 0; i < 10; ++i) { full(fd, buf, size, 1); full(fd, buf, size, 0); }
-    double t0 = now();
-    for (int i = 0; i < iters; ++i) { full(fd, buf, size, 1); full(fd, buf, size, 0); }
-    double half = (now() - t0) / iters / 2;
-    t0 = now();
-    for (int i = 0; i < iters; ++i) full(fd, buf, size, 1);
-    full(fd, buf, 1, 0);
-    double bw = (double)size * iters / (now() - t0) / 1e6;
-    printf("%zu,%d,tcp_half_rtt_us,%.3f\n%zu,%d,tcp_bw_MBps,%.1f\n", size, iters, half * 1e6, size, iters, bw);
+  if (connect(fd, (struct sockaddr*)&addr, sizeof addr)) {
+    perror("ref_tcp_pingpong: connect");
+    return 1;
   }
-  waitpid(child, NULL, 0);
-  return 0;
+  fprintf(stderr, "# ref_tcp_pingpong: %s, %s\n", host, o.pin ? "pinned to cores 0 and 1" : "not pinned");
+  perf_header("ref_tcp_pingpong", &o);
+  double t[PERF_MAX_REPS];
+  for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1) {
+    const long n = latency_iterations(&o, size), m = stream_iterations(&o, size);
+    for (long i = 0; i < n / 10 + 1; ++i) {
+      full(fd, buf, size, 1);
+      full(fd, buf, size, 0);
+    }
+    for (int r = 0; r < o.reps; ++r) {
+      const double t0 = perf_now_us();
+      for (long i = 0; i < n; ++i) {
+        full(fd, buf, size, 1);
+        full(fd, buf, size, 0);
+      }
+      t[r] = (perf_now_us() - t0) / (2.0 * (double)n);
+    }
+    perf_emit(size, n, "tcp_half_rtt_us", t, o.reps, 1);
+    for (int r = 0; r < o.reps; ++r) {
+      const double t0 = perf_now_us();
+      for (long i = 0; i < m; ++i) full(fd, buf, size, 1);
+      full(fd, buf, 1, 0);
+      t[r] = (double)m * (double)size / (perf_now_us() - t0);
+    }
+    perf_emit(size, m, "tcp_bw_MBps", t, o.reps, 0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

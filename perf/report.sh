@@ -35,12 +35,15 @@ awk -F, 'NR > 1 {
   (read -r header; echo "$header"; sort -t, -k2,2 -k1,1n) >best.csv
 
 rounds=$(awk -F, 'NR > 1 { r[$2] = 1 } END { n = 0; for (k in r) ++n; print n }' all.csv)
+# The inter-node set (run.sh -I) is recognised by its network references.
+internode=0
+grep -qE ',(tcp|ofi|ofi_dc)_half_rtt_us,' all.csv && internode=1
 
 # ---------------------------------------------------------------- report.md
 # The comparison tables pair each Tandem figure with its reference round by round (the two
 # ran minutes apart at most), then take the median over the rounds; the per-size tables use
 # best.csv.
-awk -F, -v rounds="$rounds" '
+awk -F, -v rounds="$rounds" -v internode="$internode" '
   FNR == 1 { file++; next }
   file == 1 { v[$2 "@" $1] = $3; next }                        # best.csv: size,metric,value
   { rv[$5 "@" $3 "@" $2] = $6; seen[$2] = 1 }                  # all.csv: per round
@@ -103,7 +106,86 @@ awk -F, -v rounds="$rounds" '
     med = median(a, n)
     printf "| %s | %s | %s | | | < %s us | %s |\n", label, summary(t, s), ref == "" ? "" : ref ": " summary(ref, s), limit, verdict(med, "<", limit)
   }
+  # The better raw libfabric model in each round (ordered or delivery-complete), per size:
+  # ofi_best_half_rtt_us (lower) and ofi_best_bw_MBps (higher).
+  function best_of_ofi(    k, s, a, b) {
+    for (k = 1; k <= rounds; k++)
+      for (s = 8; s <= 4 * 1048576; s *= 2) {
+        a = "ofi_half_rtt_us@" s "@" k; b = "ofi_dc_half_rtt_us@" s "@" k
+        if ((a in rv) && (b in rv)) rv["ofi_best_half_rtt_us@" s "@" k] = rv[a] + 0 < rv[b] + 0 ? rv[a] : rv[b]
+        else if (a in rv) rv["ofi_best_half_rtt_us@" s "@" k] = rv[a]
+        else if (b in rv) rv["ofi_best_half_rtt_us@" s "@" k] = rv[b]
+        a = "ofi_bw_MBps@" s "@" k; b = "ofi_dc_bw_MBps@" s "@" k
+        if ((a in rv) && (b in rv)) rv["ofi_best_bw_MBps@" s "@" k] = rv[a] + 0 > rv[b] + 0 ? rv[a] : rv[b]
+        else if (a in rv) rv["ofi_best_bw_MBps@" s "@" k] = rv[a]
+        else if (b in rv) rv["ofi_best_bw_MBps@" s "@" k] = rv[b]
+      }
+  }
+  # A per-size table: the medians over the rounds of the space-separated `metrics`, then the
+  # ratio of metric t to metric r; a size appears when any of the metrics has it.
+  # A section title, then the header row of a table (columns separated by "|") and its rule.
+  function heading(title, header,    n, c, i, line) {
+    print ""
+    print "## " title
+    print ""
+    print "| " header " |"
+    n = split(header, c, "|")
+    line = "|"
+    for (i = 1; i <= n; i++) line = line "---|"
+    print line
+  }
+  function size_table(title, header, metrics, numfmt, t, r,    m, n, i, s, any, line) {
+    heading(title, header)
+    n = split(metrics, m, " ")
+    for (s = 8; s <= 4 * 1048576; s *= 2) {
+      any = 0
+      for (i = 1; i <= n; i++) if (has(m[i], s)) any = 1
+      if (!any) continue
+      line = "| " sizename(s)
+      for (i = 1; i <= n; i++) line = line " | " sprintf(numfmt, rmed(m[i], s))
+      printf "%s | %.2fx |\n", line, rmed(r, s) ? rmed(t, s) / rmed(r, s) : 0
+    }
+  }
+  function internode_report(    M) {
+    M = 1048576
+    best_of_ofi()
+    print "# Tandem inter-node performance (2 PEs on 2 virtual nodes, through libfabric)"
+    print ""
+    printf "%d round(s). In each round every figure is the best of its repetitions; the tables\n", rounds
+    print "show the median over the rounds (lowest-highest in brackets). Ratios are Tandem /"
+    print "reference, taken round by round and listed per round; a target is judged on the median."
+    print "Raw libfabric (ref_ofi_pingpong) is measured in two completion models, ordered writes"
+    print "(ofi) and delivery-complete writes (ofi_dc); ofi_best is the better of the two in each round."
+    print ""
+    print "## Targets"
+    print ""
+    print "| Check | Tandem | Reference | Ratio | Per round | Target | Result |"
+    print "|---|---|---|---|---|---|---|"
+    row("Ping-pong 8 B, half round trip, vs raw TCP", "pingpong_half_rtt_us", "tcp_half_rtt_us", 8, "<=", 2.0)
+    row("Ping-pong 8 B, half round trip, vs raw libfabric", "pingpong_half_rtt_us", "ofi_best_half_rtt_us", 8, "<=", 1.10)
+    row("Put bandwidth 1 MiB (put_nbi stream + quiet) vs raw libfabric", "put_bw_MBps", "ofi_best_bw_MBps", M, ">=", 0.90)
+    heading("Other figures", "Figure | Tandem | Reference | Ratio | Per round | Target | Result")
+    row("Ping-pong 8 B with shmem_p", "pingpong_p_half_rtt_us", "ofi_best_half_rtt_us", 8, "", "")
+    row("Ping-pong 8 B with put_signal", "pingpong_signal_half_rtt_us", "ofi_best_half_rtt_us", 8, "", "")
+    row("Ping-pong 64 KiB with put_signal", "pingpong_signal_half_rtt_us", "ofi_best_half_rtt_us", 65536, "", "")
+    row("Ping-pong 1 MiB with put_signal", "pingpong_signal_half_rtt_us", "ofi_best_half_rtt_us", M, "", "")
+    row("get 8 B (a round trip) vs raw libfabric half round trip", "get_latency_us", "ofi_best_half_rtt_us", 8, "", "")
+    row("fetch_add 8 B (a round trip) vs raw libfabric half round trip", "fetch_add_latency_us", "ofi_best_half_rtt_us", 8, "", "")
+    row("Put bandwidth 4 MiB vs raw libfabric", "put_bw_MBps", "ofi_best_bw_MBps", 4 * M, "", "")
+    row("Put bandwidth 64 KiB vs raw libfabric", "put_bw_MBps", "ofi_best_bw_MBps", 65536, "", "")
+    row("Put bandwidth 1 MiB vs raw TCP", "put_bw_MBps", "tcp_bw_MBps", M, "", "")
+    row("Blocking put bandwidth 1 MiB vs raw libfabric", "put_blocking_bw_MBps", "ofi_best_bw_MBps", M, "", "")
+    size_table("Latency by size (us, median over the rounds)",
+               "Size | put_signal ping-pong (half RTT) | get | raw ofi (half RTT) | raw ofi_dc | raw TCP | put_signal / ofi_best",
+               "pingpong_signal_half_rtt_us get_latency_us ofi_half_rtt_us ofi_dc_half_rtt_us tcp_half_rtt_us", "%.2f",
+               "pingpong_signal_half_rtt_us", "ofi_best_half_rtt_us")
+    size_table("Bandwidth by size (MB/s, median over the rounds)",
+               "Size | put_nbi stream | blocking put stream | raw ofi | raw ofi_dc | raw TCP | put_nbi / ofi_best",
+               "put_bw_MBps put_blocking_bw_MBps ofi_bw_MBps ofi_dc_bw_MBps tcp_bw_MBps", "%.0f",
+               "put_bw_MBps", "ofi_best_bw_MBps")
+  }
   END {
+    if (internode) { internode_report(); exit }
     M = 1048576
     print "# Tandem intra-node performance"
     print ""
@@ -121,11 +203,7 @@ awk -F, -v rounds="$rounds" '
     absolute("put + quiet, 8 B", "put_latency_us", 8, 1, "memcpy_latency_us")
     row("fetch_add 8 B (target PE idle)", "fetch_add_latency_us", "raw_pingpong_half_rtt_us", 8, "<=", 2.0)
     row("fetch_add 8 B, ping-pong (line moves each time)", "fetch_add_pingpong_half_rtt_us", "raw_pingpong_half_rtt_us", 8, "<=", 2.0)
-    print ""
-    print "## Against the same pattern without Tandem"
-    print ""
-    print "| Figure | Tandem | Reference | Ratio | Per round | Target | Result |"
-    print "|---|---|---|---|---|---|---|"
+    heading("Against the same pattern without Tandem", "Figure | Tandem | Reference | Ratio | Per round | Target | Result")
     row("Put bandwidth, 1 MiB, vs memcpy into shared memory", "put_bw_MBps", "memcpy_shared_bw_MBps", M, "", "")
     row("Put bandwidth, 4 MiB", "put_bw_MBps", "memcpy_bw_MBps", 4 * M, "", "")
     row("Blocking put bandwidth, 1 MiB", "put_blocking_bw_MBps", "memcpy_bw_MBps", M, "", "")
@@ -178,7 +256,8 @@ awk -F, -v rounds="$rounds" '
 # ---------------------------------------------------------------- plots
 mkdir -p plot
 for m in put_latency_us get_latency_us memcpy_latency_us nbi_full_us nbi_post_us nbi_quiet_us nbi_overlap_us \
-         put_bw_MBps put_blocking_bw_MBps memcpy_bw_MBps memcpy_shared_bw_MBps; do
+         put_bw_MBps put_blocking_bw_MBps memcpy_bw_MBps memcpy_shared_bw_MBps \
+         pingpong_signal_half_rtt_us ofi_half_rtt_us ofi_dc_half_rtt_us tcp_half_rtt_us ofi_bw_MBps ofi_dc_bw_MBps tcp_bw_MBps; do
   awk -F, -v m="$m" 'NR > 1 && $2 == m && $1 > 0 && $3 > 0 { print $1, $3 }' best.csv | sort -n >"plot/$m.dat"
 done
 
@@ -221,12 +300,19 @@ $cmd
 EOF
 }
 
+if [ "$internode" = 1 ]; then
+  plot latency "Inter-node latency: half round trip of a ping-pong, and get (best)" "microseconds" "top left" \
+    "pingpong_signal_half_rtt_us:put_signal_ping-pong get_latency_us:get_(a_round_trip) ofi_half_rtt_us:raw_libfabric_(ordered) ofi_dc_half_rtt_us:raw_libfabric_(delivery_complete) tcp_half_rtt_us:raw_TCP"
+  plot bandwidth "Inter-node put bandwidth against raw libfabric and raw TCP (best)" "MB/s" "bottom right" \
+    "put_bw_MBps:put_nbi_stream put_blocking_bw_MBps:blocking_put_stream ofi_bw_MBps:raw_libfabric_(ordered) ofi_dc_bw_MBps:raw_libfabric_(delivery_complete) tcp_bw_MBps:raw_TCP"
+else
 plot latency "Latency (one timer around the loop; best)" "microseconds" "top left" \
   "put_latency_us:put+quiet_(same_buffers) get_latency_us:get_(same_buffers) memcpy_latency_us:memcpy+fence_(reference,_same_buffers) nbi_full_us:put_nbi+quiet_(walking_128_MiB)"
 plot bandwidth "Put bandwidth against single-thread memcpy (best)" "MB/s" "bottom right" \
   "put_bw_MBps:put_nbi_stream put_blocking_bw_MBps:blocking_put_stream memcpy_bw_MBps:memcpy_(reference) memcpy_shared_bw_MBps:memcpy_to_shared_memory_(reference)"
 plot nbi "Non-blocking put: Full / Post / Quiet / Overlap (best)" "microseconds" "top left" \
   "nbi_full_us:Full nbi_post_us:Post nbi_quiet_us:Quiet nbi_overlap_us:Overlap"
+fi
 
 {
   echo ""

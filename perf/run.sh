@@ -15,6 +15,10 @@
 #                more than TASKS other tasks were runnable at any of 10 samples
 #   -t SECONDS   time limit of one program (default 900)
 #   -f           run even when benchmark processes from an earlier run are still alive
+#   -I           inter-node set: the 2 PEs on 2 virtual nodes (oshrun --nodes 2 -n 2, or
+#                the -l launcher with TANDEM_VIRTUAL_NODES=2), so that every operation goes
+#                through libfabric, against the raw TCP and raw libfabric ping-pongs
+#                (ref_tcp_pingpong, ref_ofi_pingpong, on the provider TANDEM_OFI_PROVIDER names)
 # Every benchmark pins itself (process or PE i on core i); pass -P after -- to turn that off.
 set -euo pipefail
 
@@ -28,7 +32,8 @@ quick=no
 max_load=""
 limit=900
 force=no
-while getopts "l:b:o:n:qL:t:fh" opt; do
+internode=no
+while getopts "l:b:o:n:qL:t:fIh" opt; do
   case "$opt" in
     l) launcher=$OPTARG ;;
     b) build=$(cd "$OPTARG" && pwd) ;;
@@ -38,6 +43,7 @@ while getopts "l:b:o:n:qL:t:fh" opt; do
     L) max_load=$OPTARG ;;
     t) limit=$OPTARG ;;
     f) force=yes ;;
+    I) internode=yes ;;
     h) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
@@ -46,10 +52,18 @@ shift $((OPTIND - 1))
 extra=("$@")
 [ "$quick" = yes ] && extra=(-x 0.1 -r 3 "${extra[@]}")
 
-shmem_benchmarks="put_latency get_latency put_bw pingpong fetch_add barrier"
-references="ref_memcpy ref_shm_pingpong ref_shm_amo"
-# Order inside a round: each reference just before the Tandem figures compared with it.
-order="ref_memcpy put_latency get_latency put_bw ref_shm_pingpong pingpong ref_shm_amo fetch_add barrier"
+if [ "$internode" = yes ]; then
+  shmem_benchmarks="pingpong get_latency put_bw fetch_add"
+  references="ref_tcp_pingpong ref_ofi_pingpong"
+  order="ref_tcp_pingpong ref_ofi_pingpong pingpong get_latency put_bw fetch_add"
+  export TANDEM_VIRTUAL_NODES=2  # for a launcher given with -l; oshrun --nodes sets it too
+  export PERF_SOLO_POLL=1        # idle PEs poll, as the references' passive sides do
+else
+  shmem_benchmarks="put_latency get_latency put_bw pingpong fetch_add barrier"
+  references="ref_memcpy ref_shm_pingpong ref_shm_amo"
+  # Order inside a round: each reference just before the Tandem figures compared with it.
+  order="ref_memcpy put_latency get_latency put_bw ref_shm_pingpong pingpong ref_shm_amo fetch_add barrier"
+fi
 
 say() { echo "run.sh: $*" >&2; }
 
@@ -78,8 +92,10 @@ works() {  # works LAUNCHER: can it run a 2-PE barrier?
   timeout -k 5 60 "${cmd[@]}" "$build/perf/barrier" -r 1 -i 10 >/dev/null 2>&1
 }
 if [ -z "$launcher" ]; then
-  if [ -x "$build/tools/oshrun/oshrun" ] && works "$build/tools/oshrun/oshrun -n 2"; then
-    launcher="$build/tools/oshrun/oshrun -n 2"
+  oshrun_line="$build/tools/oshrun/oshrun -n 2"
+  [ "$internode" = yes ] && oshrun_line="$build/tools/oshrun/oshrun --nodes 2 -n 2"
+  if [ -x "$build/tools/oshrun/oshrun" ] && works "$oshrun_line"; then
+    launcher=$oshrun_line
   else
     [ -x "$build/tools/oshrun/oshrun" ] && say "oshrun could not run a 2-PE job; using mpirun"
     launcher=$mpirun_line
@@ -126,6 +142,11 @@ snapshot() {
   echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) online"
   echo "tandem: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$top" diff --quiet 2>/dev/null || echo ' (with local changes)')"
   echo "launcher: $launcher"
+  if [ "$internode" = yes ]; then
+    echo "set: inter-node, 2 virtual nodes, provider ${TANDEM_OFI_PROVIDER:-(libfabric first choice)}"
+  else
+    echo "set: intra-node"
+  fi
   echo "benchmark options: ${extra[*]:-(defaults)}"
   echo "rounds: $rounds"
   echo "--- before"
