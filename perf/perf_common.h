@@ -16,6 +16,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,6 +92,30 @@ static inline int perf_pin(int index) {
     return -1;
   }
   return core;
+}
+
+/* Moves the calling process into the network namespace of its role `index` when
+ * PERF_NETNS lists namespace files (space-separated, the first for index 0): the raw
+ * network references then talk across the same links as PEs on namespace virtual nodes
+ * (perf/run.sh -S).  Call before any socket or endpoint is made, in a single thread. */
+static inline void perf_enter_netns(int index) {
+  const char* list = getenv("PERF_NETNS");
+  if (list == NULL || *list == '\0') return;
+  char copy[4096];
+  snprintf(copy, sizeof copy, "%s", list);
+  char* save = NULL;
+  char* path = strtok_r(copy, " ", &save);
+  for (int i = 0; i < index && path != NULL; ++i) path = strtok_r(NULL, " ", &save);
+  if (path == NULL) {
+    fprintf(stderr, "# PERF_NETNS names no namespace for process %d\n", index);
+    exit(2);
+  }
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || setns(fd, CLONE_NEWNET) != 0) {
+    fprintf(stderr, "# cannot enter the network namespace %s: %s\n", path, strerror(errno));
+    exit(1);
+  }
+  close(fd);
 }
 
 /* ---------------------------------------------------------------- options */

@@ -16,7 +16,8 @@
  *      the parent streams `iterations` writes of `size` bytes, then (dc: once they are
  *      delivered) an 8-byte end mark; the timer stops when the child's acknowledgement,
  *      written when it sees the mark, arrives
- * Options as for every benchmark (perf_common.h): -m, -M, -r, -x, -P. */
+ * Options as for every benchmark (perf_common.h): -m, -M, -r, -x, -P.  With PERF_NETNS the
+ * two processes run in two network namespaces (perf_enter_netns). */
 #include "perf_common.h" /* first: it defines _GNU_SOURCE */
 
 #include <rdma/fabric.h>
@@ -237,10 +238,12 @@ int main(int argc, char** argv) {
   if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) return 1;
   const pid_t child = fork();
   if (child == 0) {
+    perf_enter_netns(1);
     if (o.pin) perf_pin(1);
     for (int dc = 0; dc <= 1; ++dc) run(sv[1], 0, &o, dc);
     _exit(0);
   }
+  perf_enter_netns(0);
   if (o.pin) perf_pin(0);
   perf_header("ref_ofi_pingpong", &o);
   int measured = 0;

@@ -3,6 +3,8 @@
  * REF_TCP_ADDRESS (for example a veth address between network namespaces).  The floor that a
  * TCP-based libfabric provider builds on.  The parent is pinned to core 0, the child to
  * core 1 (unless -P).  Sockets block in recv/send, as a TCP application's would; TCP_NODELAY.
+ * With PERF_NETNS the two processes run in two network namespaces (perf_enter_netns), and
+ * REF_TCP_ADDRESS must be the first one's address.
  *
  *  tcp_half_rtt_us  the parent sends `size` bytes, the child receives them all and sends them
  *                   back; half of a round trip, one timer around `iterations` round trips
@@ -63,12 +65,15 @@ int main(int argc, char** argv) {
   perf_parse(argc, argv, &o);
   const char* host = getenv("REF_TCP_ADDRESS");
   if (host == NULL || *host == '\0') host = "127.0.0.1";
-  int listener = socket(AF_INET, SOCK_STREAM, 0);
   struct sockaddr_in addr = {.sin_family = AF_INET};
   if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
     fprintf(stderr, "ref_tcp_pingpong: REF_TCP_ADDRESS=%s is not an IPv4 address\n", host);
     return 2;
   }
+  /* The parent listens (in namespace 0 with PERF_NETNS) and times; the child connects (from
+   * namespace 1) and echoes. */
+  perf_enter_netns(0);
+  int listener = socket(AF_INET, SOCK_STREAM, 0);
   socklen_t len = sizeof addr;
   if (bind(listener, (struct sockaddr*)&addr, sizeof addr) || listen(listener, 1) ||
       getsockname(listener, (struct sockaddr*)&addr, &len)) {
@@ -78,19 +83,25 @@ int main(int argc, char** argv) {
   char* buf = perf_alloc(o.max_size);
   const pid_t child = fork();
   if (child == 0) {
+    close(listener);
+    perf_enter_netns(1);
     if (o.pin) perf_pin(1);
-    int fd = accept(listener, NULL, NULL);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
     tune(fd);
+    if (connect(fd, (struct sockaddr*)&addr, sizeof addr)) {
+      perror("ref_tcp_pingpong: connect");
+      _exit(1);
+    }
     echo(fd, buf, &o);
     _exit(0);
   }
   if (o.pin) perf_pin(0);
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  tune(fd);
-  if (connect(fd, (struct sockaddr*)&addr, sizeof addr)) {
-    perror("ref_tcp_pingpong: connect");
+  int fd = accept(listener, NULL, NULL);
+  if (fd < 0) {
+    perror("ref_tcp_pingpong: accept");
     return 1;
   }
+  tune(fd);
   fprintf(stderr, "# ref_tcp_pingpong: %s, %s\n", host, o.pin ? "pinned to cores 0 and 1" : "not pinned");
   perf_header("ref_tcp_pingpong", &o);
   double t[PERF_MAX_REPS];

@@ -19,6 +19,9 @@
 #                the -l launcher with TANDEM_VIRTUAL_NODES=2), so that every operation goes
 #                through libfabric, against the raw TCP and raw libfabric ping-pongs
 #                (ref_tcp_pingpong, ref_ofi_pingpong, on the provider TANDEM_OFI_PROVIDER names)
+#   -S SHAPE     the inter-node set with each virtual node in a network namespace of its own,
+#                joined by veth links shaped by tc (test/netns/netns.sh; needs root):
+#                SHAPE is "RATE [DELAY]", e.g. "10gbit 5us", or "none" for unshaped links
 # Every benchmark pins itself (process or PE i on core i); pass -P after -- to turn that off.
 set -euo pipefail
 
@@ -33,7 +36,8 @@ max_load=""
 limit=900
 force=no
 internode=no
-while getopts "l:b:o:n:qL:t:fIh" opt; do
+shape=""
+while getopts "l:b:o:n:qL:t:fIS:h" opt; do
   case "$opt" in
     l) launcher=$OPTARG ;;
     b) build=$(cd "$OPTARG" && pwd) ;;
@@ -44,6 +48,7 @@ while getopts "l:b:o:n:qL:t:fIh" opt; do
     t) limit=$OPTARG ;;
     f) force=yes ;;
     I) internode=yes ;;
+    S) internode=yes; shape=$OPTARG ;;
     h) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
@@ -51,6 +56,23 @@ done
 shift $((OPTIND - 1))
 extra=("$@")
 [ "$quick" = yes ] && extra=(-x 0.1 -r 3 "${extra[@]}")
+
+# ---------------------------------------------------------------- namespaces (-S)
+netns_sh="$top/test/netns/netns.sh"
+netns_line=""
+if [ -n "$shape" ]; then
+  [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null || { say "-S needs root and iproute2"; exit 1; }
+  export TANDEM_NETNS_TAG=$(($$ % 200 + 20)) TANDEM_NETNS_PES_PER_NODE=1
+  read -r -a shape_args <<<"$shape"
+  [ "${shape_args[0]}" = none ] && shape_args=()
+  trap 'bash "$netns_sh" down' EXIT
+  bash "$netns_sh" up 2 "${shape_args[@]}" || { say "cannot create the namespaces"; exit 1; }
+  octet=$((TANDEM_NETNS_TAG % 250 + 1))
+  # The references' processes enter the nodes' namespaces and talk over the same links.
+  export PERF_NETNS="/var/run/netns/tandem-$TANDEM_NETNS_TAG-n0 /var/run/netns/tandem-$TANDEM_NETNS_TAG-n1"
+  export REF_TCP_ADDRESS="10.77.$octet.1" FI_TCP_IFACE=tdm0 FI_SOCKETS_IFACE=tdm0
+  netns_line="-x TANDEM_NETNS_TAG -x TANDEM_NETNS_PES_PER_NODE bash $netns_sh pe"
+fi
 
 if [ "$internode" = yes ]; then
   shmem_benchmarks="pingpong get_latency put_bw fetch_add"
@@ -93,7 +115,7 @@ works() {  # works LAUNCHER: can it run a 2-PE barrier?
 }
 if [ -z "$launcher" ]; then
   oshrun_line="$build/tools/oshrun/oshrun -n 2"
-  [ "$internode" = yes ] && oshrun_line="$build/tools/oshrun/oshrun --nodes 2 -n 2"
+  [ "$internode" = yes ] && oshrun_line="$build/tools/oshrun/oshrun --nodes 2 -n 2 $netns_line"
   if [ -x "$build/tools/oshrun/oshrun" ] && works "$oshrun_line"; then
     launcher=$oshrun_line
   else
@@ -144,6 +166,7 @@ snapshot() {
   echo "launcher: $launcher"
   if [ "$internode" = yes ]; then
     echo "set: inter-node, 2 virtual nodes, provider ${TANDEM_OFI_PROVIDER:-(libfabric first choice)}"
+    [ -z "$shape" ] || echo "network: 2 namespaces joined by veth links, shaping: $shape"
   else
     echo "set: intra-node"
   fi
