@@ -405,6 +405,8 @@ void Transport::order_writes(const char* call) {
 }
 
 void Transport::quiet(const char* call) {
+  // The reads' destination: it must outlive the reads, which complete in wait_reads() below.
+  std::vector<uint64_t> sink;
   if (ordered_) {
     // A read from every PE written since the last quiet: it completes only after the writes
     // before it have landed there.
@@ -414,7 +416,7 @@ void Transport::quiet(const char* call) {
       written.swap(dirty_);
       for (int pe : written) dirty_flag_[static_cast<size_t>(pe)] = 0;
     }
-    std::vector<uint64_t> sink(written.size());
+    sink.resize(written.size());
     for (size_t i = 0; i < written.size(); ++i)
       get(call, written[i], 0, 0, &sink[i], sizeof(uint64_t));
   }
