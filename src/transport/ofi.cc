@@ -128,7 +128,9 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   check(call, fi_ep_bind(ep_, &read_counter_->fid, FI_READ), "fi_ep_bind(read counter)");
   check(call, fi_enable(ep_), "fi_enable");
   if (waitable) {
-    check(call, fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_), "fi_control(FI_GETWAIT)");
+    // Some providers (sockets with manual progress) have no wait object to hand out; then
+    // wait_for_activity() polls with short sleeps instead.
+    if (fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_) != 0) wait_fd_ = -1;
     if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) fatal(call, "cannot create a pipe: %s", strerror(errno));
   }
 
@@ -338,15 +340,21 @@ void Transport::progress() {
 
 void Transport::wait_for_activity(int timeout_us) {
   // Sleep in poll() on the CQ's file descriptor without holding the lock, once fi_trywait
-  // says nothing is pending; then progress under the lock.
+  // says nothing is pending; then progress under the lock.  Without a wait object, sleep
+  // kPollSleepUs between progress calls: incoming operations wait at most that long, and
+  // the thread still leaves the core mostly idle.
+  constexpr int kPollSleepUs = 50;
   progress();
-  bool may_sleep;
-  {
+  bool may_sleep = true;
+  if (wait_fd_ >= 0) {
     std::lock_guard<std::mutex> lock(mutex_);
     fid* fids[1] = {&cq_->fid};
-    may_sleep = wait_fd_ >= 0 && fi_trywait(fabric_, fids, 1) == FI_SUCCESS;
+    may_sleep = fi_trywait(fabric_, fids, 1) == FI_SUCCESS;
+  } else if (timeout_us > kPollSleepUs) {
+    timeout_us = kPollSleepUs;
   }
   if (!may_sleep) return;
+  // Without a wait object the first entry is ignored (poll skips negative descriptors).
   pollfd fds[2] = {{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}};
   const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
   if (ppoll(fds, 2, &timeout, nullptr) > 0 && (fds[1].revents & POLLIN)) {

@@ -73,7 +73,8 @@ class Transport {
   // Drives the provider's progress (incoming RMA for manual-progress providers).
   void progress();
   // Drives progress, sleeping in the provider's wait object for up to `timeout_us` when
-  // nothing happens (open() with `waitable`); wake() ends the sleep early.
+  // nothing happens (open() with `waitable`); wake() ends the sleep early.  A provider
+  // without a wait object gets a short sleep (50 us) instead, so its caller polls.
   void wait_for_activity(int timeout_us);
   void wake();
   size_t inject_size() const { return inject_size_; }
@@ -110,7 +111,7 @@ class Transport {
   // One lock around every libfabric call: application threads (SHMEM_THREAD_MULTIPLE) and the
   // progress thread share the endpoint, and the provider is asked for FI_THREAD_DOMAIN.
   std::mutex mutex_;
-  int wait_fd_ = -1;           // the CQ's wait object, for the progress thread
+  int wait_fd_ = -1;           // the CQ's wait object, for the progress thread; -1: none
   bool ordered_ = false;       // writes, atomics and reads to one target stay in order
   std::mutex dirty_mutex_;
   std::vector<int> dirty_;     // PEs written to since the last quiet (ordered mode)
