@@ -8,7 +8,10 @@
 #     Unless ONE_NODE, the same runs are registered in the two other placements, with the
 #     label "internode": NAME_npN_nodesN (every PE its own virtual node, N >= 2) and
 #     NAME_np4_nodes2 (2 nodes of 2 PEs), where PEs of different nodes share no memory and
-#     talk only through libfabric.
+#     talk only through libfabric.  The 2-node runs are registered once more on libfabric's
+#     sockets provider (NAME_np2_nodes2_sockets, NAME_np4_nodes2_sockets; label "sockets"):
+#     it keeps writes and atomics in order, so Tandem's ordered completion mode runs there,
+#     while tcp;ofi_rxm (the default) runs the delivery-complete mode.
 #   tandem_shmem_failure(NAME CASE STATUS REGEX [NP n...] [ENV ...])
 #     registers NAME_npN: test/shmem/negative CASE run through expect_failure.sh, which
 #     passes only if the job exits with STATUS ("nonzero": any) and its output matches
@@ -23,6 +26,12 @@ function(tandem_shmem_run test labels np program)
   if(T_ENV)
     set_tests_properties(${test} PROPERTIES ENVIRONMENT "${T_ENV}")
   endif()
+endfunction()
+
+# The same run on the sockets provider.
+function(tandem_shmem_run_sockets test labels np program)
+  list(APPEND T_ENV TANDEM_OFI_PROVIDER=sockets)
+  tandem_shmem_run(${test}_sockets "${labels};sockets" ${np} ${program} ${ARGN})
 endfunction()
 
 function(tandem_shmem_test name)
@@ -40,8 +49,12 @@ function(tandem_shmem_test name)
       tandem_shmem_run(${name}_np${np}_nodes${np} "${labels};internode" ${np} ${T_PROGRAM}
                        ${T_LAUNCH_ARGS} --nodes ${np})
     endif()
+    if(NOT T_ONE_NODE AND np EQUAL 2)
+      tandem_shmem_run_sockets(${name}_np2_nodes2 "${labels};internode" 2 ${T_PROGRAM} ${T_LAUNCH_ARGS} --nodes 2)
+    endif()
     if(NOT T_ONE_NODE AND np EQUAL 4)
       tandem_shmem_run(${name}_np4_nodes2 "${labels};internode" 4 ${T_PROGRAM} ${T_LAUNCH_ARGS} --nodes 2)
+      tandem_shmem_run_sockets(${name}_np4_nodes2 "${labels};internode" 4 ${T_PROGRAM} ${T_LAUNCH_ARGS} --nodes 2)
     endif()
   endforeach()
 endfunction()
