@@ -80,6 +80,7 @@ void runtime_init(const char* call, int requested_threads) {
   r.config = Config::from_environment(&problems);
   if (!problems.empty()) fatal(call, "bad environment: %s", problems.c_str());
   r.thread_level = requested_threads;
+  restore_crash_signals();
 
   symmetric_prepare(call);  // before PMIx starts its threads
   r.boot.init(call);

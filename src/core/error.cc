@@ -1,5 +1,7 @@
 #include "core/error.h"
 
+#include <dlfcn.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -45,6 +47,20 @@ void (*exit_hook)() = nullptr;
 }
 
 void set_exit_hook(void (*hook)()) { exit_hook = hook; }
+
+void restore_crash_signals() {
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) {
+    struct sigaction current;
+    if (sigaction(sig, nullptr, &current) != 0) continue;
+    void* handler = (current.sa_flags & SA_SIGINFO) ? reinterpret_cast<void*>(current.sa_sigaction)
+                                                    : reinterpret_cast<void*>(current.sa_handler);
+    if (handler == reinterpret_cast<void*>(SIG_DFL) || handler == reinterpret_cast<void*>(SIG_IGN)) continue;
+    Dl_info where;
+    if (dladdr(handler, &where) == 0 || where.dli_fname == nullptr) continue;
+    if (std::string(where.dli_fname).find("libinfinipath") == std::string::npos) continue;
+    signal(sig, SIG_DFL);
+  }
+}
 
 void exit_pe(int status) {
   if (exit_hook) exit_hook();

@@ -15,6 +15,12 @@ void warn(const char* call, const char* format, ...) __attribute__((format(print
 [[noreturn]] void exit_pe(int status);
 // Work for exit_pe to do first (the memory layer removes its files); one hook.
 void set_exit_hook(void (*hook)());
+// A PE that crashes must die of its signal, so that the launcher sees it and ends the job.
+// libinfinipath (loaded with libfabric's psm provider) installs handlers for the crash
+// signals that print a backtrace and call exit(): that runs the at-exit shmem_finalize, a
+// collective, inside a signal handler on a possibly broken heap, and the job hangs.  This
+// puts back the default action for crash signals whose handler lives in that library.
+void restore_crash_signals();
 
 }  // namespace tandem
 

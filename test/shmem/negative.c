@@ -26,6 +26,8 @@
  *   global_exit       shmem_global_exit(3) from the last PE
  *   none              no bad call: exits 0 (a control for the test driver)
  */
+#include <signal.h>
+
 #include "common.h"
 
 static int global_int[4];
@@ -116,6 +118,8 @@ int main(int argc, char **argv) {
     shmem_long_atomic_fetch_add((long *)object, 1, -1);
   } else if (strcmp(c, "global_exit") == 0) {
     shmem_global_exit(3);
+  } else if (strcmp(c, "crash") == 0) {
+    raise(SIGSEGV); /* must kill the PE, whatever crash handlers libraries installed */
   } else {
     usage(argv[0]);
   }

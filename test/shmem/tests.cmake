@@ -171,6 +171,9 @@ tandem_shmem_failure(bad_align bad_align 1
   "shmem_align on PE @PE@: alignment = 48 is not a power of two")
 # shmem_global_exit(3) on the last PE: the job's status is 3.
 tandem_shmem_failure(global_exit global_exit 3 "")
+# The last PE crashes (SIGSEGV) while the others wait in a barrier: it dies of the signal
+# and the job ends at once with 128 + 11.
+tandem_shmem_failure(crash crash 139 "PE @PE@ \\(pid [0-9]+\\) was killed by signal 11")
 # The driver itself must fail when the program does not: a control that is expected to fail.
 tandem_shmem_failure(expect_failure_control none 1 "" NP 2)
 set_tests_properties(expect_failure_control_np2 PROPERTIES WILL_FAIL TRUE)
