@@ -13,8 +13,8 @@
  *      flag word; the child polls the flag and writes the same back; half a round trip, one
  *      timer around `iterations` round trips
  *  ofi_bw_MBps, ofi_dc_bw_MBps
- *      the parent streams `iterations` writes of `size` bytes, then (dc: once they are
- *      delivered) an 8-byte end mark; the timer stops when the child's acknowledgement,
+ *      the parent streams `iterations` writes of `size` bytes, then, once they have
+ *      completed, an 8-byte end mark; the timer stops when the child's acknowledgement,
  *      written when it sees the mark, arrives
  * Options as for every benchmark (perf_common.h): -m, -M, -r, -x, -P.  With PERF_NETNS the
  * two processes run in two network namespaces (perf_enter_netns). */
@@ -179,6 +179,9 @@ static int run(int fd, int leader, const struct perf_opts* o, int delivery_compl
       const double t0 = perf_now_us();
       for (long i = 0; i < count; ++i) {
         ++seq;
+        /* The previous write from src must be complete before src changes: its last word
+         * may have landed (and been answered) before the rest of it left. */
+        if (size > s.inject) wait_writes(&s);
         memcpy(src + size - 8, &seq, 8);
         if (leader) {
           put(&s, src, size, at);
@@ -200,7 +203,10 @@ static int run(int fd, int leader, const struct perf_opts* o, int delivery_compl
       if (leader) {
         const double t0 = perf_now_us();
         for (long i = 0; i < m; ++i) put(&s, src, size, 0);
-        if (delivery_complete) wait_writes(&s);
+        /* Every write of the stream has completed (dc: landed; ordered: left this side)
+         * before the mark goes: a provider may queue large writes and let a small injected
+         * one overtake them. */
+        wait_writes(&s);
         put(&s, &token, 8, o->max_size + 64);
         wait_word(&s, ack, token);
         t[r] = (double)m * (double)size / (perf_now_us() - t0);
