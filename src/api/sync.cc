@@ -49,12 +49,18 @@ Outcome test_set(const char* call, T* ivars, size_t nelems, size_t* indices, con
   return {hits > 0, first, hits};
 }
 
+// What every _all, _any and _some form checks first.
+template <typename T>
+void check_set(const char* call, const T* ivars, size_t nelems) {
+  check_ready(call);
+  check_buffer(call, "ivars", ivars, nelems * sizeof(T));
+}
+
 // The test_ forms: one look, after one turn of progress.
 template <typename T>
 Outcome test_once(const char* call, T* ivars, size_t nelems, size_t* indices, const int* status,
                   int cmp, const T* operands, bool vector, Mode mode) {
-  check_ready(call);
-  if (nelems > 0) check_buffer(call, "ivars", ivars, nelems);
+  check_set(call, ivars, nelems);
   drive_progress();
   return test_set(call, ivars, nelems, indices, status, cmp, operands, vector, mode);
 }
@@ -62,8 +68,7 @@ Outcome test_once(const char* call, T* ivars, size_t nelems, size_t* indices, co
 template <typename T>
 Outcome wait_set(const char* call, T* ivars, size_t nelems, size_t* indices, const int* status,
                  int cmp, const T* operands, bool vector, Mode mode) {
-  check_ready(call);
-  if (nelems > 0) check_buffer(call, "ivars", ivars, nelems);
+  check_set(call, ivars, nelems);
   Outcome outcome{};
   wait_until_ready([&] {
     outcome = test_set(call, ivars, nelems, indices, status, cmp, operands, vector, mode);
