@@ -103,10 +103,7 @@ void runtime_init(const char* call, int requested_threads) {
   r.node = r.node_of[static_cast<size_t>(r.my_pe)];
   r.local_pes.clear();
   for (int pe = 0; pe < r.n_pes; ++pe)
-    if (r.node_of[static_cast<size_t>(pe)] == r.node) {
-      if (pe == r.my_pe) r.my_local = static_cast<int>(r.local_pes.size());
-      r.local_pes.push_back(pe);
-    }
+    if (r.node_of[static_cast<size_t>(pe)] == r.node) r.local_pes.push_back(pe);
   r.spans_nodes = seen.size() > 1;
   // Cores are shared by every PE of the machine, whatever virtual node it belongs to (the key
   // up to its last '/' names the machine).  The PEs outnumber the cores when they outnumber

@@ -38,7 +38,6 @@ struct Runtime {
   int node = 0;                 // this PE's node index
   std::vector<int> node_of;     // node index of every PE
   std::vector<int> local_pes;   // PEs of this node, ascending
-  int my_local = 0;             // index of my_pe in local_pes
   int machine_pes = 0;          // PEs on this machine (virtual nodes share it)
   int my_machine_index = 0;     // this PE's rank among them
   bool oversubscribed = false;  // more PEs on this machine than cores for them
