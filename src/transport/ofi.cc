@@ -233,6 +233,21 @@ uint64_t Transport::remote_address(int pe, int segment, uint64_t offset) const {
   return virtual_addresses_ ? seg.base + offset : offset;
 }
 
+template <typename Issue>
+void Transport::post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue) {
+  ssize_t rc;
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      rc = issue();
+    }
+    if (rc != -FI_EAGAIN) break;
+    progress();
+    backoff.pause();
+  }
+  if (rc != 0) fatal(call, "libfabric: %s PE %d failed: %s", what, pe, fi_strerror(static_cast<int>(-rc)));
+}
+
 void Transport::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
@@ -243,18 +258,10 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
     const size_t chunk = bytes < max_message_ ? bytes : max_message_;
     const uint64_t address = remote_address(pe, segment, offset);
     writes_issued_.fetch_add(1, std::memory_order_acq_rel);
-    ssize_t rc;
-    for (;;) {
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        rc = chunk <= inject_size_ ? fi_inject_write(ep_, from, chunk, peer, address, key)
+    post(call, "a write to", pe, backoff, [&] {
+      return chunk <= inject_size_ ? fi_inject_write(ep_, from, chunk, peer, address, key)
                                    : fi_write(ep_, from, chunk, nullptr, peer, address, key, nullptr);
-      }
-      if (rc != -FI_EAGAIN) break;
-      progress();
-      backoff.pause();
-    }
-    if (rc != 0) fatal(call, "libfabric: a write to PE %d failed: %s", pe, fi_strerror(static_cast<int>(-rc)));
+    });
     from += chunk;
     offset += chunk;
     bytes -= chunk;
@@ -269,17 +276,9 @@ void Transport::get(const char* call, int pe, int segment, uint64_t offset, void
   while (bytes > 0) {
     const size_t chunk = bytes < max_message_ ? bytes : max_message_;
     reads_issued_.fetch_add(1, std::memory_order_acq_rel);
-    ssize_t rc;
-    for (;;) {
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        rc = fi_read(ep_, to, chunk, nullptr, peer, remote_address(pe, segment, offset), key, nullptr);
-      }
-      if (rc != -FI_EAGAIN) break;
-      progress();
-      backoff.pause();
-    }
-    if (rc != 0) fatal(call, "libfabric: a read from PE %d failed: %s", pe, fi_strerror(static_cast<int>(-rc)));
+    post(call, "a read from", pe, backoff, [&] {
+      return fi_read(ep_, to, chunk, nullptr, peer, remote_address(pe, segment, offset), key, nullptr);
+    });
     to += chunk;
     offset += chunk;
     bytes -= chunk;
@@ -301,22 +300,13 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
   Backoff backoff;
   if (!result) mark_written(pe);
   (result ? reads_issued_ : writes_issued_).fetch_add(1, std::memory_order_acq_rel);
-  ssize_t rc;
-  for (;;) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (op == AtomicOp::CompareSwap)
-        rc = fi_compare_atomic(ep_, buffer, 1, nullptr, compare, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
-      else if (result)
-        rc = fi_fetch_atomic(ep_, buffer, 1, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
-      else
-        rc = fi_inject_atomic(ep_, buffer, 1, peer, address, key, ftype, fop);
-    }
-    if (rc != -FI_EAGAIN) break;
-    progress();
-    backoff.pause();
-  }
-  if (rc != 0) fatal(call, "libfabric: an atomic on PE %d failed: %s", pe, fi_strerror(static_cast<int>(-rc)));
+  post(call, "an atomic on", pe, backoff, [&] {
+    if (op == AtomicOp::CompareSwap)
+      return fi_compare_atomic(ep_, buffer, 1, nullptr, compare, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
+    if (result)
+      return fi_fetch_atomic(ep_, buffer, 1, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
+    return fi_inject_atomic(ep_, buffer, 1, peer, address, key, ftype, fop);
+  });
   if (result) wait_reads(call);
 }
 

@@ -23,6 +23,10 @@ struct fid_cq;
 struct fid_cntr;
 struct fid_mr;
 
+namespace tandem {
+class Backoff;
+}
+
 namespace tandem::ofi {
 
 // The operations and element types of atomics, independent of libfabric's enums.
@@ -85,6 +89,11 @@ class Transport {
   [[noreturn]] void report_error(const char* call, const char* what);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
   void mark_written(int pe);
+  // Posts one operation: `issue` (the libfabric call) runs under the lock and is retried,
+  // driving progress, while the provider answers -FI_EAGAIN; any other failure ends the PE
+  // with "libfabric: <what> PE <pe> failed" (`what`: "a write to", say).
+  template <typename Issue>
+  void post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue);
 
   std::string provider_;
   fi_info* info_ = nullptr;
