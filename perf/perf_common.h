@@ -18,10 +18,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -116,6 +119,44 @@ static inline void perf_enter_netns(int index) {
     exit(1);
   }
   close(fd);
+}
+
+/* Pins the calling process (role `role` of a reference: 0 the parent or only process, 1 the
+ * child) to the core of its role unless -P, and says on stderr where it runs. */
+static inline void perf_place(const char* what, int role, int pin) {
+  const int cpus = perf_affinity_count();
+  const int core = pin ? perf_pin(role) : -1;
+  fprintf(stderr, "# %s: process %d, %d usable cpu(s) at start, %s %d\n", what, role, cpus,
+          core >= 0 ? "pinned to core" : "on cpu", core >= 0 ? core : sched_getcpu());
+}
+
+/* The two processes of a raw reference: forks and returns 0 in the parent, 1 in the child
+ * (which dies with its parent).  Each enters the network namespace of its role
+ * (perf_enter_netns) and is placed with perf_place.  Ends the program when fork fails. */
+static inline int perf_fork_pair(const char* what, int pin) {
+  fflush(stdout);
+  const pid_t child = fork();
+  if (child < 0) {
+    perror("# fork");
+    exit(1);
+  }
+  const int role = child == 0 ? 1 : 0;
+  if (role == 1) prctl(PR_SET_PDEATHSIG, SIGKILL);
+  perf_enter_netns(role);
+  perf_place(what, role, pin);
+  return role;
+}
+
+/* `bytes` of zeroed anonymous shared memory, which a forked child shares; ends the program
+ * when the kernel refuses. */
+static inline void* perf_map_shared(size_t bytes) {
+  void* p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    perror("# mmap");
+    exit(1);
+  }
+  memset(p, 0, bytes);
+  return p;
 }
 
 /* ---------------------------------------------------------------- options */
@@ -218,6 +259,21 @@ static inline size_t perf_first_size(const struct perf_opts* o) {
 static inline size_t perf_wrap(const struct perf_opts* o, size_t size) {
   size_t w = o->span / size * size;
   return w < size ? size : w;
+}
+
+/* A bandwidth stream's position: message k goes from source + off to dest + off, with off
+ * advancing by the message size and wrapping at `wrap` (perf_wrap). */
+struct perf_stream {
+  char* dest;
+  const char* source;
+  size_t size;
+  size_t wrap;
+  size_t off;
+};
+
+static inline void perf_stream_next(struct perf_stream* s) {
+  s->off += s->size;
+  if (s->off >= s->wrap) s->off = 0;
 }
 
 /* ---------------------------------------------------------------- output */

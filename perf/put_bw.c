@@ -24,25 +24,12 @@
  *                        hidden behind the compute (0: none, 100: all) */
 #include "perf_shmem.h"
 
-struct stream {
-  char* dest;
-  const char* source;
-  size_t size;
-  size_t wrap;
-  size_t off;
-};
-
-static inline void next(struct stream* s) {
-  s->off += s->size;
-  if (s->off >= s->wrap) s->off = 0;
-}
-
-static void put_windows(struct stream* s, long windows, int window, int nbi) {
+static void put_windows(struct perf_stream* s, long windows, int window, int nbi) {
   for (long w = 0; w < windows; ++w) {
     for (int k = 0; k < window; ++k) {
       if (nbi) shmem_putmem_nbi(s->dest + s->off, s->source + s->off, s->size, 1);
       else shmem_putmem(s->dest + s->off, s->source + s->off, s->size, 1);
-      next(s);
+      perf_stream_next(s);
     }
     shmem_quiet();
   }
@@ -76,7 +63,7 @@ int main(int argc, char** argv) {
   perf_solo_done(me);
 
   for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1) {
-    struct stream s = {dest, source, size, perf_wrap(&o, size), 0};
+    struct perf_stream s = {dest, source, size, perf_wrap(&o, size), 0};
 
     /* Streams. */
     const long windows = perf_iterations(&o, size * (size_t)o.window, 64.0 * PERF_MIB, 1, 20000);
@@ -108,13 +95,13 @@ int main(int argc, char** argv) {
       for (long i = 0; i < n; ++i) {
         shmem_putmem_nbi(s.dest + s.off, s.source + s.off, size, 1);
         shmem_quiet();
-        next(&s);
+        perf_stream_next(&s);
       }
       t[r] = (perf_now_us() - t0) / (double)n;
       t0 = perf_now_us();
       for (long i = 0; i < n; ++i) {
         shmem_putmem_nbi(s.dest + s.off, s.source + s.off, size, 1);
-        next(&s);
+        perf_stream_next(&s);
       }
       t2[r] = (perf_now_us() - t0) / (double)n;
       shmem_quiet();
@@ -150,7 +137,7 @@ int main(int argc, char** argv) {
         shmem_putmem_nbi(s.dest + s.off, s.source + s.off, size, 1);
         perf_spin(turns);
         shmem_quiet();
-        next(&s);
+        perf_stream_next(&s);
       }
       t3[r] = (perf_now_us() - t0) / (double)n;
       t0 = perf_now_us();

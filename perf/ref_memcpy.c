@@ -17,21 +17,11 @@
 
 #include <sys/mman.h>
 
-
-struct stream {
-  char* dest;
-  const char* source;
-  size_t size;
-  size_t wrap;
-  size_t off;
-};
-
-static void copy_windows(struct stream* s, long windows, int window) {
+static void copy_windows(struct perf_stream* s, long windows, int window) {
   for (long w = 0; w < windows; ++w) {
     for (int k = 0; k < window; ++k) {
       memcpy(s->dest + s->off, s->source + s->off, s->size);
-      s->off += s->size;
-      if (s->off >= s->wrap) s->off = 0;
+      perf_stream_next(s);
     }
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
   }
@@ -40,20 +30,12 @@ static void copy_windows(struct stream* s, long windows, int window) {
 int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
   perf_parse(argc, argv, &o);
-  const int cpus = perf_affinity_count();
-  const int core = o.pin ? perf_pin(0) : -1;
-  fprintf(stderr, "# ref_memcpy: %d usable cpu(s) at start, %s %d\n", cpus, core >= 0 ? "pinned to core" : "on cpu",
-          core >= 0 ? core : sched_getcpu());
+  perf_place("ref_memcpy", 0, o.pin);
   perf_header("ref_memcpy", &o);
 
   char* source = (char*)perf_alloc(o.span);
   char* private_dest = (char*)perf_alloc(o.span);
-  char* shared_dest = (char*)mmap(NULL, o.span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (shared_dest == MAP_FAILED) {
-    perror("# mmap");
-    return 1;
-  }
-  memset(shared_dest, 0, o.span);
+  char* shared_dest = (char*)perf_map_shared(o.span);
   double t[PERF_MAX_REPS];
 
   {
@@ -99,7 +81,7 @@ int main(int argc, char** argv) {
 
     const long windows = perf_iterations(&o, size * (size_t)o.window, 64.0 * PERF_MIB, 1, 20000);
     for (int shared = 0; shared <= 1; ++shared) {
-      struct stream s = {shared ? shared_dest : private_dest, source, size, perf_wrap(&o, size), 0};
+      struct perf_stream s = {shared ? shared_dest : private_dest, source, size, perf_wrap(&o, size), 0};
       copy_windows(&s, windows / 10 + 1, o.window);
       for (int r = 0; r < o.reps; ++r) {
         const double t0 = perf_now_us();

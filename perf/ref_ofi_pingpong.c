@@ -242,20 +242,15 @@ int main(int argc, char** argv) {
   perf_parse(argc, argv, &o);
   int sv[2];
   if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) return 1;
-  const pid_t child = fork();
-  if (child == 0) {
-    perf_enter_netns(1);
-    if (o.pin) perf_pin(1);
+  if (perf_fork_pair("ref_ofi_pingpong", o.pin) == 1) {
     for (int dc = 0; dc <= 1; ++dc) run(sv[1], 0, &o, dc);
     _exit(0);
   }
-  perf_enter_netns(0);
-  if (o.pin) perf_pin(0);
   perf_header("ref_ofi_pingpong", &o);
   int measured = 0;
   for (int dc = 0; dc <= 1; ++dc) measured += run(sv[0], 1, &o, dc);
   int status = 0;
-  waitpid(child, &status, 0);
+  wait(&status);
   if (measured == 0) {
     fprintf(stderr, "ref_ofi_pingpong: the provider refuses both completion models\n");
     return 1;

@@ -14,9 +14,7 @@
  *                              its flag, adds 1 to the parent's; half a round trip */
 #include "perf_common.h" /* first: it defines _GNU_SOURCE */
 
-#include <signal.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 
 
@@ -70,27 +68,9 @@ static long long amo_pingpong(struct shared* sh, int me, long long base, long lo
 int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
   perf_parse(argc, argv, &o);
-  struct shared* sh =
-      (struct shared*)mmap(NULL, sizeof(struct shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (sh == MAP_FAILED) {
-    perror("# mmap");
-    return 1;
-  }
-  memset(sh, 0, sizeof *sh);
+  struct shared* sh = (struct shared*)perf_map_shared(sizeof(struct shared));
   const long n = perf_iterations(&o, 1, 100000, 1, 100000);
-  const int cpus = perf_affinity_count();
-  fflush(stdout);
-
-  const pid_t child = fork();
-  if (child < 0) {
-    perror("# fork");
-    return 1;
-  }
-  const int me = child == 0 ? 1 : 0;
-  if (me == 1) prctl(PR_SET_PDEATHSIG, SIGKILL);
-  const int core = o.pin ? perf_pin(me) : -1;
-  fprintf(stderr, "# ref_shm_amo: process %d, %d usable cpu(s) at start, %s %d\n", me, cpus,
-          core >= 0 ? "pinned to core" : "on cpu", core >= 0 ? core : sched_getcpu());
+  const int me = perf_fork_pair("ref_shm_amo", o.pin);
   long long sink = 0;
 
   if (me == 1) {
@@ -159,7 +139,7 @@ int main(int argc, char** argv) {
   __atomic_store_n(&sh->go, -1, __ATOMIC_RELEASE);
 
   int status = 0;
-  waitpid(child, &status, 0);
+  wait(&status);
   sink_out = sink;
   munmap(sh, sizeof(struct shared));
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;

@@ -81,11 +81,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   char* buf = perf_alloc(o.max_size);
-  const pid_t child = fork();
-  if (child == 0) {
+  if (perf_fork_pair("ref_tcp_pingpong", o.pin) == 1) {
     close(listener);
-    perf_enter_netns(1);
-    if (o.pin) perf_pin(1);
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     tune(fd);
     if (connect(fd, (struct sockaddr*)&addr, sizeof addr)) {
@@ -95,14 +92,13 @@ int main(int argc, char** argv) {
     echo(fd, buf, &o);
     _exit(0);
   }
-  if (o.pin) perf_pin(0);
   int fd = accept(listener, NULL, NULL);
   if (fd < 0) {
     perror("ref_tcp_pingpong: accept");
     return 1;
   }
   tune(fd);
-  fprintf(stderr, "# ref_tcp_pingpong: %s, %s\n", host, o.pin ? "pinned to cores 0 and 1" : "not pinned");
+  fprintf(stderr, "# ref_tcp_pingpong: %s\n", host);
   perf_header("ref_tcp_pingpong", &o);
   double t[PERF_MAX_REPS];
   for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1) {
@@ -129,6 +125,6 @@ int main(int argc, char** argv) {
     perf_emit(size, m, "tcp_bw_MBps", t, o.reps, 0);
   }
   int status = 0;
-  waitpid(child, &status, 0);
+  wait(&status);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
