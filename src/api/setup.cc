@@ -37,6 +37,19 @@ ProgressThread& progress_thread() {
   return thread;
 }
 
+// For SHMEM_INFO: which types' atomics are the provider's and which are served in software.
+std::string atomic_paths(const ofi::Transport& network) {
+  std::string native, software;
+  for (int t = 0; t < static_cast<int>(ofi::AtomicType::Count); ++t) {
+    const auto type = static_cast<ofi::AtomicType>(t);
+    std::string& list = network.native(type) ? native : software;
+    list += (list.empty() ? "" : ",") + std::string(ofi::atomic_type_name(type));
+  }
+  if (software.empty()) return "the provider's on every type, for every PE";
+  if (native.empty()) return "software on every type (targets apply them; node peers use CPU atomics)";
+  return "the provider's on " + native + ", software on " + software;
+}
+
 // A string that is the same for PEs that share memory: the machine, and the virtual node.
 std::string node_key(int pe, int n_pes, int virtual_nodes) {
   char host[256] = {0};
@@ -136,13 +149,15 @@ void runtime_init(const char* call, int requested_threads) {
                        (r.config.progress_thread == Config::Switch::Auto && spare >= 0);
     char* const bases[ofi::Transport::kSegments] = {r.heap.base, r.data.base};
     const size_t sizes[ofi::Transport::kSegments] = {r.heap.size, r.data.size};
-    network->open(call, r.config.ofi_provider, bases, sizes, proxy, r.config.netns);
-    network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()));
+    network->open(call, r.config.ofi_provider, bases, sizes, proxy, r.config.netns,
+                  r.config.software_atomics);
+    network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()), r.my_pe);
     r.progress = [] { network_transport().progress(); };
     if (proxy) progress_thread().start(network, spare);
   }
-  // PEs on several nodes: every atomic goes through the network, also to node peers.
-  scheduler().configure(r.config.defer_threshold, network, r.spans_nodes);
+  // PEs on several nodes: atomics on the provider's types go through the network, also to
+  // node peers; the scheduler keeps CPU atomics for the others.
+  scheduler().configure(r.config.defer_threshold, network);
   r.initialized = true;
   r.init_count = 1;
   world_barrier().init(call);
@@ -163,9 +178,10 @@ void runtime_init(const char* call, int requested_threads) {
            r.local_pes.size(), r.machine_pes,
            r.oversubscribed ? " (more than its cores: waits yield)" : "");
     if (network)
-      printf("  network: libfabric provider %s (%s); atomics of every PE go through it; progress thread %s\n",
+      printf("  network: libfabric provider %s (%s); atomics: %s; progress thread %s\n",
              network->provider().c_str(),
              network->ordered() ? "ordered writes, quiet reads back" : "delivery-complete writes",
+             atomic_paths(*network).c_str(),
              !progress_thread().running() ? "off"
              : progress_thread().core() >= 0 ? ("on core " + std::to_string(progress_thread().core())).c_str()
                                              : "on (unpinned: no core without a PE)");
@@ -189,7 +205,7 @@ void runtime_finalize(const char* call) {
     r.boot.fence(call);
     r.progress = nullptr;
     progress_thread().stop();
-    scheduler().configure(r.config.defer_threshold, nullptr, false);
+    scheduler().configure(r.config.defer_threshold, nullptr);
     network_transport().close();
   }
   r.initialized = false;

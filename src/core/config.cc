@@ -27,6 +27,8 @@ const std::vector<ConfigEntry>& config_table() {
        "a network namespace file (/var/run/netns/NAME) to open the network endpoint in, for testing virtual nodes on one machine (needs CAP_SYS_ADMIN)"},
       {"TANDEM_PROGRESS_THREAD", nullptr, "auto",
        "a thread that progresses the network while the PE computes: auto (when the node has a core without a PE), on, off"},
+      {"TANDEM_ATOMICS", nullptr, "auto",
+       "atomics between nodes: auto (the provider's, in software on types it lacks an operation for), software (all in software, applied by the target PE)"},
       {"TANDEM_SPIN", nullptr, "2000",
        "polls of a waited-on variable before a waiting PE starts yielding"},
   };
@@ -125,6 +127,9 @@ Config Config::from_environment(std::string* error) {
   if (std::string_view(v) == "on") c.progress_thread = Switch::On;
   else if (std::string_view(v) == "off") c.progress_thread = Switch::Off;
   else if (std::string_view(v) != "auto") complain(error, "TANDEM_PROGRESS_THREAD", v, "auto, on or off");
+  v = value_or_default("TANDEM_ATOMICS");
+  if (std::string_view(v) == "software") c.software_atomics = true;
+  else if (std::string_view(v) != "auto") complain(error, "TANDEM_ATOMICS", v, "auto or software");
   v = value_or_default("TANDEM_SPIN");
   if (auto n = parse_size(v)) c.spin_before_yield = *n;
   else complain(error, "TANDEM_SPIN", v, "a number of polls");

@@ -38,6 +38,7 @@ struct Config {
   std::string ofi_provider;    // TANDEM_OFI_PROVIDER; empty: the best one found
   std::string netns;           // TANDEM_NETNS; empty: the process's own namespace
   enum class Switch { Auto, On, Off } progress_thread = Switch::Auto;  // TANDEM_PROGRESS_THREAD
+  bool software_atomics = false;  // TANDEM_ATOMICS=software
 
   // Reads the environment; a malformed value is reported through `error` (the message to
   // show) and the default is kept.

@@ -74,13 +74,8 @@ void Scheduler::fence(const char* call) {
   shm::order_stores();
 }
 
-void Scheduler::network_atomic(const char* call, const Target& remote, shm::AmoOp op, bool is_float,
-                               bool is_signed, size_t size, const void* operand, const void* compare,
-                               void* result) {
-  ofi::AtomicType type;
-  if (is_float) type = size == 4 ? ofi::AtomicType::Float : ofi::AtomicType::Double;
-  else if (size == 4) type = is_signed ? ofi::AtomicType::Int32 : ofi::AtomicType::UInt32;
-  else type = is_signed ? ofi::AtomicType::Int64 : ofi::AtomicType::UInt64;
+void Scheduler::network_atomic(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,
+                               const void* operand, const void* compare, void* result) {
   network_->atomic(call, remote.pe, remote.segment, remote.offset, network_op(op),
                    type, op == shm::AmoOp::Fetch ? nullptr : operand,
                    op == shm::AmoOp::CompareSwap ? compare : nullptr, result);

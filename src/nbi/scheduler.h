@@ -2,29 +2,29 @@
 // and how it is carried out: a CPU copy for a node peer, an RDMA operation for a PE on
 // another node.  An intra-node nbi Op of at least TANDEM_DEFER_THRESHOLD bytes is held until
 // the next quiet or fence; quiet posts what the network still waits for, then runs the held
-// copies, then polls the network's completions.  Atomics go through here too, so that every
-// atomic of a job takes one path (CPU atomics when all PEs share memory, the network's
-// otherwise) and they stay atomic with each other.
+// copies, then polls the network's completions.  Atomics go through here too, so that all
+// atomics on one type take one path and stay atomic with each other: CPU atomics when all PEs
+// share memory or the network serves that type in software (its target applies them with CPU
+// atomics), the provider's atomics otherwise, also to node peers and to the PE itself.
 #pragma once
 
 #include <cstddef>
 
 #include "nbi/op.h"
 #include "nbi/op_queue.h"
+#include "transport/ofi.h"
 #include "transport/shm.h"
 
 namespace tandem {
 
-namespace ofi {
-class Transport;
-}
-
 class Scheduler {
  public:
-  void configure(size_t defer_threshold, ofi::Transport* network, bool atomics_via_network) {
+  // `network`: the inter-node engine when PEs span nodes, else null.
+  void configure(size_t defer_threshold, ofi::Transport* network) {
     defer_threshold_ = defer_threshold;
     network_ = network;
-    atomics_via_network_ = atomics_via_network;
+    for (int t = 0; t < static_cast<int>(ofi::AtomicType::Count); ++t)
+      cpu_atomics_[t] = !network || !network->native(static_cast<ofi::AtomicType>(t));
   }
   // Blocking: returns once the source buffer may be reused (puts) or the data arrived (gets).
   void submit(const char* call, const Op& op);
@@ -45,12 +45,18 @@ class Scheduler {
   T atomic(const char* call, const Target& remote, shm::AmoOp op, T operand, T compare, bool fetch);
 
  private:
-  void network_atomic(const char* call, const Target& remote, shm::AmoOp op, bool is_float,
-                      bool is_signed, size_t size, const void* operand, const void* compare,
-                      void* result);
+  template <typename T>
+  static constexpr ofi::AtomicType atomic_type() {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "AMOs are on 4- and 8-byte types");
+    if constexpr (std::is_floating_point_v<T>) return sizeof(T) == 4 ? ofi::AtomicType::Float : ofi::AtomicType::Double;
+    else if constexpr (sizeof(T) == 4) return std::is_signed_v<T> ? ofi::AtomicType::Int32 : ofi::AtomicType::UInt32;
+    else return std::is_signed_v<T> ? ofi::AtomicType::Int64 : ofi::AtomicType::UInt64;
+  }
+  void network_atomic(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,
+                      const void* operand, const void* compare, void* result);
   size_t defer_threshold_ = ~size_t{0};
   ofi::Transport* network_ = nullptr;
-  bool atomics_via_network_ = false;
+  bool cpu_atomics_[static_cast<int>(ofi::AtomicType::Count)] = {true, true, true, true, true, true};
   OpQueue deferred_;
 };
 
@@ -58,11 +64,11 @@ Scheduler& scheduler();
 
 template <typename T>
 T Scheduler::atomic(const char* call, const Target& remote, shm::AmoOp op, T operand, T compare, bool fetch) {
-  if (remote.mapped && !atomics_via_network_)
+  constexpr ofi::AtomicType type = atomic_type<T>();
+  if (remote.mapped && cpu_atomics_[static_cast<int>(type)])
     return shm::amo(op, reinterpret_cast<T*>(remote.mapped), operand, compare);
   T result{};
-  network_atomic(call, remote, op, std::is_floating_point_v<T>, std::is_signed_v<T>, sizeof(T),
-                 &operand, &compare, fetch || op == shm::AmoOp::Fetch ? &result : nullptr);
+  network_atomic(call, remote, op, type, &operand, &compare, fetch || op == shm::AmoOp::Fetch ? &result : nullptr);
   return result;
 }
 

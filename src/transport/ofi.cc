@@ -18,6 +18,7 @@
 
 #include "core/backoff.h"
 #include "core/error.h"
+#include "transport/shm.h"
 
 namespace tandem::ofi {
 
@@ -29,6 +30,48 @@ constexpr fi_datatype kTypes[] = {FI_INT32, FI_INT64, FI_UINT32, FI_UINT64, FI_F
 
 void check(const char* call, int rc, const char* what) {
   if (rc != 0) fatal(call, "libfabric: %s failed: %s", what, fi_strerror(-rc));
+}
+
+// Receive buffers posted for software atomic messages; also the most requests one PE has
+// unanswered (it waits for answers beyond that).
+constexpr size_t kInbox = 64;
+
+size_t type_size(AtomicType type) {
+  return type == AtomicType::Int64 || type == AtomicType::UInt64 || type == AtomicType::Double ? 8 : 4;
+}
+
+// The operations the API applies to a type: fetch, set and swap on all; the rest on integers.
+bool needed(AtomicOp op, AtomicType type) {
+  return !(type == AtomicType::Float || type == AtomicType::Double) || op == AtomicOp::Read ||
+         op == AtomicOp::Write || op == AtomicOp::Swap;
+}
+
+// Applies a software atomic to this PE's memory at `at`, returning the old value's bytes.
+template <typename T>
+uint64_t apply(AtomicOp op, void* at, uint64_t operand_bytes, uint64_t compare_bytes) {
+  static constexpr shm::AmoOp kAmo[] = {shm::AmoOp::Fetch, shm::AmoOp::Set, shm::AmoOp::Swap,
+                                        shm::AmoOp::CompareSwap, shm::AmoOp::Add, shm::AmoOp::And,
+                                        shm::AmoOp::Or, shm::AmoOp::Xor};
+  T operand, compare;
+  memcpy(&operand, &operand_bytes, sizeof operand);
+  memcpy(&compare, &compare_bytes, sizeof compare);
+  const T old = shm::amo(kAmo[static_cast<int>(op)], static_cast<T*>(at), operand, compare);
+  uint64_t bytes = 0;
+  memcpy(&bytes, &old, sizeof old);
+  return bytes;
+}
+
+uint64_t apply(AtomicOp op, AtomicType type, void* at, uint64_t operand, uint64_t compare) {
+  switch (type) {
+    case AtomicType::Int32: return apply<int32_t>(op, at, operand, compare);
+    case AtomicType::Int64: return apply<int64_t>(op, at, operand, compare);
+    case AtomicType::UInt32: return apply<uint32_t>(op, at, operand, compare);
+    case AtomicType::UInt64: return apply<uint64_t>(op, at, operand, compare);
+    case AtomicType::Float: return apply<float>(op, at, operand, compare);
+    case AtomicType::Double: return apply<double>(op, at, operand, compare);
+    case AtomicType::Count: break;
+  }
+  __builtin_unreachable();
 }
 
 }  // namespace
@@ -44,7 +87,8 @@ const char* atomic_type_name(AtomicType type) {
 }
 
 void Transport::open(const char* call, const std::string& provider, char* const bases[kSegments],
-                     const size_t sizes[kSegments], bool waitable, const std::string& netns) {
+                     const size_t sizes[kSegments], bool waitable, const std::string& netns,
+                     bool software_atomics) {
   if (!netns.empty()) {
     const int fd = ::open(netns.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0 || setns(fd, CLONE_NEWNET) != 0)
@@ -55,16 +99,19 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   // Tandem needs.  With it, prefer keeping writes, atomics and reads to one target in order:
   // then puts complete locally and quiet reads back from each PE written to since the last
   // quiet (the read cannot pass the writes).  Otherwise every write is delivery-complete.
+  // Messages carry software atomics; in the ordered mode they must not pass earlier writes
+  // either (a fence orders puts before atomics).
   auto query = [&](const std::string& name, bool ordered) {
     fi_info* hints = fi_allocinfo();
     if (!hints) fatal(call, "libfabric: out of memory");
-    hints->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    hints->caps = FI_RMA | FI_ATOMIC | FI_MSG | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE |
+                  FI_SEND | FI_RECV;
     hints->ep_attr->type = FI_EP_RDM;
     hints->mode = 0;
     hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
     hints->domain_attr->threading = FI_THREAD_DOMAIN;  // Transport serialises its calls itself
     hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;  // every wait drives progress
-    if (ordered) hints->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW;
+    if (ordered) hints->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAW;
     else hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
     if (!name.empty()) hints->fabric_attr->prov_name = strdup(name.c_str());
     fi_info* found = nullptr;
@@ -81,7 +128,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
     auto [first, rc] = query("", false);
     if (!first)
       fatal(call,
-            "libfabric finds no provider with reliable endpoints, RMA, atomics and delivery-complete "
+            "libfabric finds no provider with reliable endpoints, RMA, atomics, messages and delivery-complete "
             "writes (%s); tandem_info lists the providers, TANDEM_OFI_PROVIDER picks one",
             fi_strerror(-rc));
     name = first->fabric_attr->prov_name;
@@ -96,7 +143,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
     }
     if (!ordered) {
       fatal(call,
-            "the libfabric provider %s lacks reliable endpoints, RMA, atomics or ordered or "
+            "the libfabric provider %s lacks reliable endpoints, RMA, atomics, messages or ordered or "
             "delivery-complete writes (%s); tandem_info lists the providers, TANDEM_OFI_PROVIDER picks one",
             name.c_str(), fi_strerror(-rc));
     }
@@ -148,19 +195,27 @@ void Transport::open(const char* call, const std::string& provider, char* const 
     }
   }
 
-  for (int o = 0; o < static_cast<int>(AtomicOp::Count); ++o)
-    for (int t = 0; t < static_cast<int>(AtomicType::Count); ++t) {
-      size_t count = 0;
+  // A type is the provider's when it has every operation the API applies to it, fetching
+  // and not; otherwise all of that type's atomics are software ones, so that a word never
+  // sees both paths.
+  for (int t = 0; t < static_cast<int>(AtomicType::Count); ++t) {
+    bool all = !software_atomics;
+    for (int o = 0; all && o < static_cast<int>(AtomicOp::Count); ++o) {
       const auto op = static_cast<AtomicOp>(o);
-      bool fetching = op == AtomicOp::Read || op == AtomicOp::Swap;
+      if (!needed(op, static_cast<AtomicType>(t))) continue;
+      size_t count = 0;
       if (op == AtomicOp::CompareSwap)
-        atomic_valid_[o][t] = fi_compare_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
-      else if (fetching)
-        atomic_valid_[o][t] = fi_fetch_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
-      else  // the others must work both fetching and not
-        atomic_valid_[o][t] = fi_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0 &&
-                              fi_fetch_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
+        all = fi_compare_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
+      else if (op == AtomicOp::Read || op == AtomicOp::Swap)
+        all = fi_fetch_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
+      else
+        all = fi_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0 &&
+              fi_fetch_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
     }
+    native_[t] = all;
+  }
+  inbox_.assign(kInbox, Message{});
+  for (Message& slot : inbox_) post_receive(&slot);
 }
 
 std::string Transport::card() const {
@@ -178,7 +233,8 @@ std::string Transport::card() const {
   return card;
 }
 
-void Transport::connect(const char* call, const std::vector<std::string>& cards) {
+void Transport::connect(const char* call, const std::vector<std::string>& cards, int my_pe) {
+  my_pe_ = my_pe;
   peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
   dirty_flag_.assign(cards.size(), 0);
   peer_segment_.assign(cards.size() * kSegments, PeerSegment{0, 0});
@@ -218,6 +274,7 @@ void Transport::close() {
   fi_close(&domain_->fid);
   fi_close(&fabric_->fid);
   fi_freeinfo(info_);
+  inbox_.clear();
   for (int& fd : wake_pipe_)
     if (fd >= 0) {
       ::close(fd);
@@ -287,9 +344,8 @@ void Transport::get(const char* call, int pe, int segment, uint64_t offset, void
 
 void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
                        AtomicType type, const void* operand, const void* compare, void* result) {
-  if (!atomic_valid_[static_cast<int>(op)][static_cast<int>(type)])
-    fatal(call, "the libfabric provider %s has no %s atomic on %s; pick another with TANDEM_OFI_PROVIDER",
-          provider_.c_str(), atomic_op_name(op), atomic_type_name(type));
+  if (!native_[static_cast<int>(type)])
+    return software_atomic(call, pe, segment, offset, op, type, operand, compare, result);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   const uint64_t address = remote_address(pe, segment, offset);
@@ -310,6 +366,94 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
   if (result) wait_reads(call);
 }
 
+// Where a fetching software atomic's answer lands; it lives on the initiator's stack until
+// `answered`.
+struct Transport::Reply {
+  std::atomic<bool> answered{false};
+  uint64_t value = 0;
+};
+
+// The bytes of a message on the wire: all of it (no padding to send).
+constexpr size_t kMessageBytes = sizeof(uint64_t) * 5;
+
+void Transport::software_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
+                                AtomicType type, const void* operand, const void* compare, void* result) {
+  static_assert(sizeof(Message) == kMessageBytes, "a software atomic message has no padding");
+  if (inject_size_ < kMessageBytes)
+    fatal(call,
+          "the libfabric provider %s has no %s atomic on %s and cannot send Tandem's %zu-byte "
+          "software atomic request either; pick another with TANDEM_OFI_PROVIDER",
+          provider_.c_str(), atomic_op_name(op), atomic_type_name(type), kMessageBytes);
+  Reply reply;
+  Message request{};
+  request.kind = Message::Request;
+  request.op = op;
+  request.type = type;
+  request.segment = static_cast<uint8_t>(segment);
+  request.origin = my_pe_;
+  request.offset = offset;
+  if (operand) memcpy(&request.operand, operand, type_size(type));
+  if (compare) memcpy(&request.compare, compare, type_size(type));
+  request.cookie = result ? reinterpret_cast<uint64_t>(&reply) : 0;
+  Backoff backoff;
+  // Bounded: the answers need this PE's receive buffers.
+  while (software_sent_.load(std::memory_order_acquire) -
+             software_answered_.load(std::memory_order_acquire) >= kInbox) {
+    progress();
+    backoff.pause();
+  }
+  software_sent_.fetch_add(1, std::memory_order_acq_rel);
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  post(call, "an atomic request to", pe, backoff,
+       [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
+  if (!result) return;
+  while (!reply.answered.load(std::memory_order_acquire)) {
+    progress();
+    backoff.pause();
+  }
+  memcpy(result, &reply.value, type_size(type));
+}
+
+void Transport::post_receive(Message* slot) {
+  iovec iov{slot, kMessageBytes};
+  fi_msg message{};
+  message.msg_iov = &iov;
+  message.iov_count = 1;
+  message.addr = FI_ADDR_UNSPEC;
+  message.context = slot;
+  Backoff backoff;
+  post("progress", "a receive for", my_pe_, backoff, [&] { return fi_recvmsg(ep_, &message, FI_COMPLETION); });
+}
+
+void Transport::deliver(Message* slot) {
+  const Message m = *slot;
+  post_receive(slot);
+  if (m.kind == Message::Answer) {
+    if (m.cookie) {
+      Reply* reply = reinterpret_cast<Reply*>(m.cookie);
+      reply->value = m.operand;
+      reply->answered.store(true, std::memory_order_release);
+    }
+    software_answered_.fetch_add(1, std::memory_order_acq_rel);
+    return;
+  }
+  Message answer = m;
+  answer.kind = Message::Answer;
+  answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
+  Backoff backoff;
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(m.origin)];
+  post("progress", "an atomic answer to", m.origin, backoff,
+       [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
+}
+
+void Transport::wait_software() {
+  Backoff backoff;
+  while (software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire)) {
+    progress();
+    backoff.pause();
+  }
+}
+
 void Transport::mark_written(int pe) {
   if (!ordered_ || __atomic_load_n(&dirty_flag_[static_cast<size_t>(pe)], __ATOMIC_RELAXED)) return;
   std::lock_guard<std::mutex> lock(dirty_mutex_);
@@ -326,6 +470,8 @@ void Transport::progress() {
     n = fi_cq_read(cq_, entries, 8);
   }
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
+  // Only receives complete into the CQ: software atomic requests and answers.
+  for (ssize_t i = 0; i < n; ++i) deliver(static_cast<Message*>(entries[i].op_context));
 }
 
 void Transport::wait_for_activity(int timeout_us) {
@@ -400,6 +546,7 @@ void Transport::wait_writes(const char* call) {
 
 void Transport::order_writes(const char* call) {
   if (!ordered_) wait_writes(call);
+  wait_software();
 }
 
 void Transport::quiet(const char* call) {
@@ -420,6 +567,7 @@ void Transport::quiet(const char* call) {
   }
   wait_writes(call);
   wait_reads(call);
+  wait_software();
 }
 
 }  // namespace tandem::ofi

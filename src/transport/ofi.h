@@ -5,6 +5,9 @@
 // (gets, fetching atomics).  With a provider that orders writes and reads to one target,
 // quiet reads back from each PE written to (the read cannot pass the writes); otherwise
 // writes are delivery-complete and a counted write means "landed".
+// Atomics on a type the provider lacks an operation for (or on every type, when asked) take
+// a software path instead: a request message that the target's progress serves with a CPU
+// atomic and answers; see atomic().
 #pragma once
 
 #include <atomic>
@@ -42,12 +45,16 @@ class Transport {
   // `waitable`: a progress thread will sleep in wait_for_activity().  `netns`, when not
   // empty, is a network namespace file that this thread enters first, so the endpoint (and
   // threads started afterwards) live there; connections made before, such as PMIx's, stay.
+  // `software_atomics`: every type takes the software atomic path, not only those the
+  // provider lacks an operation for.
   void open(const char* call, const std::string& provider, char* const bases[kSegments],
-            const size_t sizes[kSegments], bool waitable, const std::string& netns);
+            const size_t sizes[kSegments], bool waitable, const std::string& netns,
+            bool software_atomics);
   // What peers need to reach this PE: endpoint address, keys and segment bases.
   std::string card() const;
-  // Inserts every PE's address (cards indexed by PE) and records its keys and bases.
-  void connect(const char* call, const std::vector<std::string>& cards);
+  // Inserts every PE's address (cards indexed by PE, this one `my_pe`) and records its keys
+  // and bases.
+  void connect(const char* call, const std::vector<std::string>& cards, int my_pe);
   void close();
   bool is_open() const { return ep_ != nullptr; }
   const std::string& provider() const { return provider_; }
@@ -60,21 +67,26 @@ class Transport {
   void put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
   // Starts a read into `dest`, complete after quiet() (or wait_reads()).
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
+  // true: atomics on `type` are the provider's; false: they take the software path, where
+  // the target PE's progress applies each one with a CPU atomic on its own memory (so node
+  // peers may use CPU atomics on that type too) and answers with the old value.
+  bool native(AtomicType type) const { return native_[static_cast<int>(type)]; }
   // An atomic on one element of `type` at (pe, segment, offset).  `result` receives the old
   // value when non-null and is valid when this returns; without result the operation is
-  // complete after quiet().
+  // complete after quiet(), and ordered by order_writes().
   void atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
               const void* operand, const void* compare, void* result);
 
   // Completes every operation started so far.
   void quiet(const char* call);
-  // Makes writes started so far land before any write started afterwards (to any PE).
+  // Makes writes and atomics started so far land before any started afterwards (to any PE).
   void order_writes(const char* call);
   // Completes the reads (gets and fetching atomics) started so far.
   void wait_reads(const char* call);
   // Waits until the writes started so far have completed.
   void wait_writes(const char* call);
-  // Drives the provider's progress (incoming RMA for manual-progress providers).
+  // Drives the provider's progress (incoming RMA for manual-progress providers) and serves
+  // the software atomics that arrived.
   void progress();
   // Drives progress, sleeping in the provider's wait object for up to `timeout_us` when
   // nothing happens (open() with `waitable`); wake() ends the sleep early.  A provider
@@ -94,6 +106,26 @@ class Transport {
   // with "libfabric: <what> PE <pe> failed" (`what`: "a write to", say).
   template <typename Issue>
   void post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue);
+
+  // The software atomic path: one message each way.  A request is answered once the target
+  // applied it; `cookie` is the address of the initiator's Reply for a fetching one, else 0.
+  struct Message {
+    enum Kind : uint8_t { Request = 1, Answer = 2 } kind;
+    AtomicOp op;
+    AtomicType type;
+    uint8_t segment;
+    int32_t origin;   // the initiator's PE
+    uint64_t offset;  // in the target's segment
+    uint64_t operand;  // the operand's bytes (answers: the old value's)
+    uint64_t compare;
+    uint64_t cookie;
+  };
+  struct Reply;
+  void software_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
+                       AtomicType type, const void* operand, const void* compare, void* result);
+  void post_receive(Message* slot);
+  void deliver(Message* slot);
+  void wait_software();
 
   std::string provider_;
   fi_info* info_ = nullptr;
@@ -132,8 +164,14 @@ class Transport {
   std::atomic<uint64_t> reads_issued_{0};
   uint64_t write_errors_seen_ = 0;
   uint64_t read_errors_seen_ = 0;
-  // Which (op, type) pairs the provider runs natively.
-  bool atomic_valid_[static_cast<int>(AtomicOp::Count)][static_cast<int>(AtomicType::Count)] = {};
+  // Per type: the provider has every operation the API needs on it (and was not told to
+  // leave atomics to software).
+  bool native_[static_cast<int>(AtomicType::Count)] = {};
+  int my_pe_ = -1;
+  std::vector<Message> inbox_;  // posted receive buffers for requests and replies
+  // Software atomics sent and answered.
+  std::atomic<uint64_t> software_sent_{0};
+  std::atomic<uint64_t> software_answered_{0};
 };
 
 const char* atomic_op_name(AtomicOp op);

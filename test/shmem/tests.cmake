@@ -107,6 +107,23 @@ tandem_shmem_test(thread_multiple)
 tandem_shmem_test(generic_c11)
 tandem_shmem_test(generic_cxx)
 
+# Atomics in software (TANDEM_ATOMICS=software), the path for types on which the provider
+# lacks an operation: the target PE applies each one with a CPU atomic, and node peers use
+# CPU atomics on those types, so the 2-node runs mix both paths on one word.  On sockets,
+# the ordered completion mode: a fence must keep puts ahead of a later software atomic.
+set(T_ENV TANDEM_ATOMICS=software)
+foreach(program atomics atomic_sum lock signal order thread_multiple)
+  tandem_shmem_run(${program}_software_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
+  tandem_shmem_run(${program}_software_np4_nodes4 "api;internode" 4 ${program} --nodes 4)
+  tandem_shmem_run_sockets(${program}_software_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
+endforeach()
+set_tests_properties(atomic_sum_software_np4_nodes2 atomic_sum_software_np4_nodes4
+                     atomic_sum_software_np4_nodes2_sockets PROPERTIES RUN_SERIAL TRUE TIMEOUT 240)
+tandem_shmem_run(busy_target_software "api;internode" 2 busy_target --nodes 2)
+set_tests_properties(busy_target_software PROPERTIES
+                     ENVIRONMENT "TANDEM_ATOMICS=software;TANDEM_PROGRESS_THREAD=on")
+unset(T_ENV)
+
 # A target that computes for 2 s without calling the library: with a progress thread, PE 0's
 # operations on it complete during that time (the program checks it); without, they wait.
 tandem_shmem_run(busy_target_progress_thread "api;internode" 2 busy_target --nodes 2)

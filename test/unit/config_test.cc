@@ -54,6 +54,19 @@ TEST_F(ConfigEnvironment, DefaultsApply) {
   EXPECT_FALSE(c.debug);
   EXPECT_EQ(c.virtual_nodes, 1);
   EXPECT_EQ(c.defer_threshold, ~size_t{0});
+  EXPECT_FALSE(c.software_atomics);
+}
+
+TEST_F(ConfigEnvironment, AtomicsPath) {
+  std::string error;
+  setenv("TANDEM_ATOMICS", "software", 1);
+  EXPECT_TRUE(Config::from_environment(&error).software_atomics);
+  setenv("TANDEM_ATOMICS", "auto", 1);
+  EXPECT_FALSE(Config::from_environment(&error).software_atomics);
+  EXPECT_EQ(error, "");
+  setenv("TANDEM_ATOMICS", "hardware", 1);
+  EXPECT_FALSE(Config::from_environment(&error).software_atomics);
+  EXPECT_NE(error.find("TANDEM_ATOMICS=\"hardware\" is not auto or software"), std::string::npos) << error;
 }
 
 TEST_F(ConfigEnvironment, ReadsValuesAndDeprecatedAliases) {

@@ -39,7 +39,7 @@ TEST(OpQueue, ConcurrentPushesAreAllDrained) {
 
 TEST(Scheduler, HoldsLargeNbiCopiesUntilQuiet) {
   tandem::Scheduler s;
-  s.configure(1024, nullptr, false);
+  s.configure(1024, nullptr);
   std::vector<char> from(4096, 'x'), to(4096, 0), small_from(16, 'y'), small_to(16, 0);
   s.submit_nbi("test", Op{Op::Kind::Put, tandem::Target{to.data(), 0, 0, 0}, from.data(), from.size()});
   s.submit_nbi("test", Op{Op::Kind::Put, tandem::Target{small_to.data(), 0, 0, 0}, small_from.data(), small_from.size()});
@@ -53,7 +53,7 @@ TEST(Scheduler, HoldsLargeNbiCopiesUntilQuiet) {
 
 TEST(Scheduler, GetsCopyTheOtherWay) {
   tandem::Scheduler s;
-  s.configure(8, nullptr, false);
+  s.configure(8, nullptr);
   char remote[16] = "remote data", local[16] = {};
   s.submit_nbi("test", Op{Op::Kind::Get, tandem::Target{remote, 0, 0, 0}, local, sizeof remote});
   EXPECT_EQ(local[0], 0) << "deferred";
@@ -63,7 +63,7 @@ TEST(Scheduler, GetsCopyTheOtherWay) {
 
 TEST(Scheduler, BlockingSubmitCompletesAtOnce) {
   tandem::Scheduler s;
-  s.configure(1, nullptr, false);
+  s.configure(1, nullptr);
   char from[8] = "abcdefg", to[8] = {};
   s.submit("test", Op{Op::Kind::Put, tandem::Target{to, 0, 0, 0}, from, sizeof from});
   EXPECT_STREQ(to, "abcdefg");
