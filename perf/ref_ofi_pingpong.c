@@ -13,11 +13,13 @@
  *      flag word; the child polls the flag and writes the same back; half a round trip, one
  *      timer around `iterations` round trips
  *  ofi_bw_MBps, ofi_dc_bw_MBps
- *      the parent streams `iterations` writes of `size` bytes, then, once they have
- *      completed, an 8-byte end mark; the timer stops when the child's acknowledgement,
- *      written when it sees the mark, arrives
- * Options as for every benchmark (perf_common.h): -m, -M, -r, -x, -P.  With PERF_NETNS the
- * two processes run in two network namespaces (perf_enter_netns). */
+ *      the work of perf/put_bw's put_bw_MBps stream: windows of `window` writes of `size`
+ *      bytes walking through a `span`-byte region on both sides, each window completed as a
+ *      quiet completes it in that model (dc: every write has landed; ordered: a read from the
+ *      peer, which cannot pass the writes, has come back), then an 8-byte end mark; the
+ *      timer stops when the child's acknowledgement, written when it sees the mark, arrives
+ * Options as for every benchmark (perf_common.h): -m, -M, -r, -x, -s, -w, -P.  With
+ * PERF_NETNS the two processes run in two network namespaces (perf_enter_netns). */
 #include "perf_common.h" /* first: it defines _GNU_SOURCE */
 
 #include <rdma/fabric.h>
@@ -49,9 +51,10 @@ struct side {
   struct fid_ep* ep;
   struct fid_cq* cq;
   struct fid_cntr* writes_done;
+  struct fid_cntr* reads_done;
   fi_addr_t peer;
   struct card remote;
-  uint64_t writes;
+  uint64_t writes, reads;
   size_t inject;
   int virt_addr;
   int delivery_complete;
@@ -85,6 +88,25 @@ static void wait_writes(struct side* s) {
   while (fi_cntr_read(s->writes_done) < s->writes) progress(s);
 }
 
+/* Ends a window of the stream as shmem_quiet does in the same model: dc, the writes landed;
+ * ordered, a read issued after them came back (it cannot pass them). */
+static void complete_window(struct side* s, uint64_t* sink) {
+  if (!s->delivery_complete) {
+    ssize_t rc;
+    do {
+      rc = fi_read(s->ep, sink, 8, NULL, s->peer, s->virt_addr ? s->remote.base : 0, s->remote.key, NULL);
+      if (rc == -FI_EAGAIN) progress(s);
+    } while (rc == -FI_EAGAIN);
+    if (rc) {
+      fprintf(stderr, "ref_ofi_pingpong: read: %s\n", fi_strerror((int)-rc));
+      exit(1);
+    }
+    ++s->reads;
+  }
+  wait_writes(s);
+  while (fi_cntr_read(s->reads_done) < s->reads) progress(s);
+}
+
 static void wait_word(struct side* s, volatile uint64_t* word, uint64_t value) {
   while (__atomic_load_n(word, __ATOMIC_ACQUIRE) != value) progress(s);
 }
@@ -92,8 +114,9 @@ static void wait_word(struct side* s, volatile uint64_t* word, uint64_t value) {
 static long latency_iterations(const struct perf_opts* o, size_t size) {
   return perf_iterations(o, size, 16.0 * PERF_MIB, 10, 10000);
 }
-static long stream_iterations(const struct perf_opts* o, size_t size) {
-  return perf_iterations(o, size, 64.0 * PERF_MIB, 10, 20000);
+/* Windows per stream, as in perf/put_bw. */
+static long stream_windows(const struct perf_opts* o, size_t size) {
+  return perf_iterations(o, size * (size_t)o->window, 64.0 * PERF_MIB, 1, 20000);
 }
 
 /* One completion model; returns 0 when the provider refuses it (nothing measured). */
@@ -140,20 +163,22 @@ static int run(int fd, int leader, const struct perf_opts* o, int delivery_compl
   CHECK(fi_av_open(domain, &av_attr, &av, NULL));
   CHECK(fi_cq_open(domain, &cq_attr, &s.cq, NULL));
   CHECK(fi_cntr_open(domain, &cntr_attr, &s.writes_done, NULL));
+  CHECK(fi_cntr_open(domain, &cntr_attr, &s.reads_done, NULL));
   CHECK(fi_ep_bind(s.ep, &av->fid, 0));
   CHECK(fi_ep_bind(s.ep, &s.cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION));
   CHECK(fi_ep_bind(s.ep, &s.writes_done->fid, FI_WRITE));
+  CHECK(fi_ep_bind(s.ep, &s.reads_done->fid, FI_READ));
   CHECK(fi_enable(s.ep));
 
-  /* The buffer: max_size bytes of landing area, then the flag, end-mark and ack words, each
+  /* The buffer: `span` bytes of landing area, then the flag, end-mark and ack words, each
    * on a cache line of its own. */
   const size_t words = 3 * 64;
-  char* buf = perf_alloc(o->max_size + words);
-  memset(buf, 0, o->max_size + words);
-  volatile uint64_t* flag = (volatile uint64_t*)(buf + o->max_size);
-  volatile uint64_t* mark = (volatile uint64_t*)(buf + o->max_size + 64);
-  volatile uint64_t* ack = (volatile uint64_t*)(buf + o->max_size + 128);
-  CHECK(fi_mr_reg(domain, buf, o->max_size + words, FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 0, 0, &mr, NULL));
+  char* buf = perf_alloc(o->span + words);
+  memset(buf, 0, o->span + words);
+  volatile uint64_t* flag = (volatile uint64_t*)(buf + o->span);
+  volatile uint64_t* mark = (volatile uint64_t*)(buf + o->span + 64);
+  volatile uint64_t* ack = (volatile uint64_t*)(buf + o->span + 128);
+  CHECK(fi_mr_reg(domain, buf, o->span + words, FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 0, 0, &mr, NULL));
   if (info->domain_attr->mr_mode & FI_MR_ENDPOINT) {
     CHECK(fi_mr_bind(mr, &s.ep->fid, 0));
     CHECK(fi_mr_enable(mr));
@@ -163,7 +188,8 @@ static int run(int fd, int leader, const struct perf_opts* o, int delivery_compl
   if (write(fd, &mine, sizeof mine) != sizeof mine || read(fd, &s.remote, sizeof s.remote) != sizeof s.remote) exit(1);
   if (fi_av_insert(av, s.remote.name, 1, &s.peer, 0, NULL) != 1) exit(1);
 
-  char* src = perf_alloc(o->max_size);
+  char* src = perf_alloc(o->span);
+  uint64_t sink = 0;
   const char* prefix = delivery_complete ? "ofi_dc" : "ofi";
   char metric[64];
   double t[PERF_MAX_REPS];
@@ -171,9 +197,9 @@ static int run(int fd, int leader, const struct perf_opts* o, int delivery_compl
   size_t first = perf_first_size(o);
   if (first < 8) first = 8; /* room for the sequence number */
   for (size_t size = first; size <= o->max_size; size <<= 1) {
-    const long n = latency_iterations(o, size), m = stream_iterations(o, size);
+    const long n = latency_iterations(o, size), windows = stream_windows(o, size);
     /* Ping-pong: the message's last word lands on the peer's flag. */
-    const uint64_t at = o->max_size + 8 - size;
+    const uint64_t at = o->span + 8 - size;
     for (int r = -1; r < o->reps; ++r) {
       const long count = r < 0 ? n / 10 + 1 : n;
       const double t0 = perf_now_us();
@@ -197,27 +223,33 @@ static int run(int fd, int leader, const struct perf_opts* o, int delivery_compl
       snprintf(metric, sizeof metric, "%s_half_rtt_us", prefix);
       perf_emit(size, n, metric, t, o->reps, 1);
     }
-    /* Stream, end mark, acknowledgement. */
-    for (int r = 0; r < o->reps; ++r) {
+    /* Stream, end mark, acknowledgement.  The last window's completion also keeps the mark
+     * behind every write of the stream (a provider may let a small injected write overtake
+     * queued large ones). */
+    struct perf_stream stream = {NULL, src, size, perf_wrap(o, size), 0};
+    for (int r = -1; r < o->reps; ++r) {  /* r = -1: a shorter warm-up, as put_bw has */
       ++token;
       if (leader) {
+        const long count = r < 0 ? windows / 10 + 1 : windows;
         const double t0 = perf_now_us();
-        for (long i = 0; i < m; ++i) put(&s, src, size, 0);
-        /* Every write of the stream has completed (dc: landed; ordered: left this side)
-         * before the mark goes: a provider may queue large writes and let a small injected
-         * one overtake them. */
-        wait_writes(&s);
-        put(&s, &token, 8, o->max_size + 64);
+        for (long w = 0; w < count; ++w) {
+          for (int k = 0; k < o->window; ++k) {
+            put(&s, stream.source + stream.off, size, stream.off);
+            perf_stream_next(&stream);
+          }
+          complete_window(&s, &sink);
+        }
+        put(&s, &token, 8, o->span + 64);
         wait_word(&s, ack, token);
-        t[r] = (double)m * (double)size / (perf_now_us() - t0);
+        if (r >= 0) t[r] = (double)windows * (double)o->window * (double)size / (perf_now_us() - t0);
       } else {
         wait_word(&s, mark, token);
-        put(&s, &token, 8, o->max_size + 128);
+        put(&s, &token, 8, o->span + 128);
       }
     }
     if (leader) {
       snprintf(metric, sizeof metric, "%s_bw_MBps", prefix);
-      perf_emit(size, m, metric, t, o->reps, 0);
+      perf_emit(size, windows * o->window, metric, t, o->reps, 0);
     }
   }
   wait_writes(&s);
@@ -228,6 +260,7 @@ static int run(int fd, int leader, const struct perf_opts* o, int delivery_compl
   fi_close(&s.ep->fid);
   fi_close(&av->fid);
   fi_close(&s.writes_done->fid);
+  fi_close(&s.reads_done->fid);
   fi_close(&s.cq->fid);
   fi_close(&domain->fid);
   fi_close(&fabric->fid);
