@@ -20,7 +20,10 @@ inline void cpu_relax() {
 
 class Backoff {
  public:
-  Backoff() : progress_(rt().progress) {
+  // Each pause drives the network's progress; code that drives it itself between pauses
+  // (the transport) passes nullptr instead, so that a turn of its loop costs one progress.
+  Backoff() : Backoff(rt().progress) {}
+  explicit Backoff(void (*progress)()) : progress_(progress) {
     const Config& c = rt().config;
     if (c.yield == Config::Yield::Always) limit_ = 0;
     else if (c.yield == Config::Yield::Never) limit_ = ~0ull;

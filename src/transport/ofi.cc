@@ -290,6 +290,8 @@ uint64_t Transport::remote_address(int pe, int segment, uint64_t offset) const {
   return virtual_addresses_ ? seg.base + offset : offset;
 }
 
+// Every wait loop here calls progress() itself and pauses with a Backoff that does not
+// (Backoff(nullptr)): one turn of progress per turn of the loop.
 template <typename Issue>
 void Transport::post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue) {
   ssize_t rc;
@@ -310,7 +312,7 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   const char* from = static_cast<const char*>(source);
   mark_written(pe);
-  Backoff backoff;
+  Backoff backoff(nullptr);
   while (bytes > 0) {
     const size_t chunk = bytes < max_message_ ? bytes : max_message_;
     const uint64_t address = remote_address(pe, segment, offset);
@@ -329,7 +331,7 @@ void Transport::get(const char* call, int pe, int segment, uint64_t offset, void
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   char* to = static_cast<char*>(dest);
-  Backoff backoff;
+  Backoff backoff(nullptr);
   while (bytes > 0) {
     const size_t chunk = bytes < max_message_ ? bytes : max_message_;
     reads_issued_.fetch_add(1, std::memory_order_acq_rel);
@@ -353,7 +355,7 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
   const fi_datatype ftype = kTypes[static_cast<int>(type)];
   uint64_t scratch = 0;  // FI_ATOMIC_READ ignores its operand but wants a buffer
   const void* buffer = operand ? operand : &scratch;
-  Backoff backoff;
+  Backoff backoff(nullptr);
   if (!result) mark_written(pe);
   (result ? reads_issued_ : writes_issued_).fetch_add(1, std::memory_order_acq_rel);
   post(call, "an atomic on", pe, backoff, [&] {
@@ -395,7 +397,7 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
   if (operand) memcpy(&request.operand, operand, type_size(type));
   if (compare) memcpy(&request.compare, compare, type_size(type));
   request.cookie = result ? reinterpret_cast<uint64_t>(&reply) : 0;
-  Backoff backoff;
+  Backoff backoff(nullptr);
   // Bounded: the answers need this PE's receive buffers.
   while (software_sent_.load(std::memory_order_acquire) -
              software_answered_.load(std::memory_order_acquire) >= kInbox) {
@@ -421,7 +423,7 @@ void Transport::post_receive(Message* slot) {
   message.iov_count = 1;
   message.addr = FI_ADDR_UNSPEC;
   message.context = slot;
-  Backoff backoff;
+  Backoff backoff(nullptr);
   post("progress", "a receive for", my_pe_, backoff, [&] { return fi_recvmsg(ep_, &message, FI_COMPLETION); });
 }
 
@@ -440,14 +442,14 @@ void Transport::deliver(Message* slot) {
   Message answer = m;
   answer.kind = Message::Answer;
   answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
-  Backoff backoff;
+  Backoff backoff(nullptr);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(m.origin)];
   post("progress", "an atomic answer to", m.origin, backoff,
        [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
 }
 
 void Transport::wait_software() {
-  Backoff backoff;
+  Backoff backoff(nullptr);
   while (software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire)) {
     progress();
     backoff.pause();
@@ -517,7 +519,7 @@ void Transport::report_error(const char* call, const char* what) {
 
 void Transport::wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
                              uint64_t* errors_seen) {
-  Backoff backoff;
+  Backoff backoff(nullptr);
   for (;;) {
     uint64_t done, errors;
     {
