@@ -197,6 +197,15 @@ void runtime_finalize(const char* call) {
   if (!r.initialized) fatal(call, "called before shmem_init (or more often than shmem_init)");
   if (--r.init_count > 0) return;
   scheduler().quiet(call);
+  if (r.config.stats) {
+    const Scheduler::Stats s = scheduler().stats();
+    fprintf(stderr,
+            "Tandem stats: PE %d: %llu nbi copies held back (%llu bytes), %llu bytes of them copied "
+            "while network transfers were in flight, %llu early runs of a full queue\n",
+            r.my_pe, static_cast<unsigned long long>(s.deferred_ops),
+            static_cast<unsigned long long>(s.deferred_bytes), static_cast<unsigned long long>(s.overlapped_bytes),
+            static_cast<unsigned long long>(s.early_drains));
+  }
   world_barrier().run(call);
   if (r.spans_nodes) {
     // Our last barrier signals may still travel; once every PE is past this point no

@@ -1,6 +1,7 @@
 // Put-with-signal and the signal routines.  The data lands first (a CPU copy, or a network
 // write waited for), then the signal is updated with release ordering, so a PE that sees the
-// signal sees the data.
+// signal sees the data.  An nbi form whose copy the scheduler holds back holds its signal
+// behind it.
 #include "api/api.h"
 #include "api/compare.h"
 #include "core/backoff.h"
@@ -28,17 +29,17 @@ void update_signal(const char* call, uint64_t* sig_addr, uint64_t signal, int si
 
 template <typename T>
 void put_signal(const char* call, shmem_ctx_t ctx, T* dest, const T* source, size_t nelems,
-                uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
+                uint64_t* sig_addr, uint64_t signal, int sig_op, int pe, bool nbi) {
   check_ctx(call, ctx);
   const size_t bytes = nelems * sizeof(T);
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
+  check_buffer(call, "sig_addr", sig_addr, sizeof(uint64_t));
   check_sig_op(call, sig_op);
   const Target to = locate(call, "dest", dest, bytes, pe);
-  // Both forms complete the data before the signal is sent: it must not overtake the data.
-  scheduler().submit(call, Op{Op::Kind::Put, to, const_cast<T*>(source), bytes});
-  if (!to.mapped) scheduler().complete_puts(call);
-  update_signal(call, sig_addr, signal, sig_op, pe);
+  const Target sig = locate(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
+  scheduler().put_signal(call, Op{Op::Kind::Put, to, const_cast<T*>(source), bytes}, sig, signal,
+                         sig_op == SHMEM_SIGNAL_ADD, nbi);
 }
 
 }  // namespace
@@ -47,17 +48,17 @@ void put_signal(const char* call, shmem_ctx_t ctx, T* dest, const T* source, siz
 #define TANDEM_SIGNAL_PARAMS(T) (T * d, const T* s, size_t n, uint64_t* sig, uint64_t v, int op, int pe)
 #define TANDEM_CTX_SIGNAL_PARAMS(T) (shmem_ctx_t c, T * d, const T* s, size_t n, uint64_t* sig, uint64_t v, int op, int pe)
 #define TANDEM_DEFINE_PUT_SIGNAL(T, N)                                                                   \
-  TANDEM_API(void, N##_put_signal, TANDEM_SIGNAL_PARAMS(T)) { put_signal(TANDEM_CALL, CTX, d, s, n, sig, v, op, pe); } \
-  TANDEM_API(void, ctx_##N##_put_signal, TANDEM_CTX_SIGNAL_PARAMS(T)) { put_signal(TANDEM_CALL, c, d, s, n, sig, v, op, pe); } \
-  TANDEM_API(void, N##_put_signal_nbi, TANDEM_SIGNAL_PARAMS(T)) { put_signal(TANDEM_CALL, CTX, d, s, n, sig, v, op, pe); } \
-  TANDEM_API(void, ctx_##N##_put_signal_nbi, TANDEM_CTX_SIGNAL_PARAMS(T)) { put_signal(TANDEM_CALL, c, d, s, n, sig, v, op, pe); }
+  TANDEM_API(void, N##_put_signal, TANDEM_SIGNAL_PARAMS(T)) { put_signal(TANDEM_CALL, CTX, d, s, n, sig, v, op, pe, false); } \
+  TANDEM_API(void, ctx_##N##_put_signal, TANDEM_CTX_SIGNAL_PARAMS(T)) { put_signal(TANDEM_CALL, c, d, s, n, sig, v, op, pe, false); } \
+  TANDEM_API(void, N##_put_signal_nbi, TANDEM_SIGNAL_PARAMS(T)) { put_signal(TANDEM_CALL, CTX, d, s, n, sig, v, op, pe, true); } \
+  TANDEM_API(void, ctx_##N##_put_signal_nbi, TANDEM_CTX_SIGNAL_PARAMS(T)) { put_signal(TANDEM_CALL, c, d, s, n, sig, v, op, pe, true); }
 TANDEM_RMA_TYPES(TANDEM_DEFINE_PUT_SIGNAL)
 
 #define TANDEM_DEFINE_PUT_SIGNAL_SIZED(BITS, E)                                                          \
-  TANDEM_API(void, put##BITS##_signal, TANDEM_SIGNAL_PARAMS(void)) { put_signal(TANDEM_CALL, CTX, static_cast<E*>(d), static_cast<const E*>(s), n, sig, v, op, pe); } \
-  TANDEM_API(void, ctx_put##BITS##_signal, TANDEM_CTX_SIGNAL_PARAMS(void)) { put_signal(TANDEM_CALL, c, static_cast<E*>(d), static_cast<const E*>(s), n, sig, v, op, pe); } \
-  TANDEM_API(void, put##BITS##_signal_nbi, TANDEM_SIGNAL_PARAMS(void)) { put_signal(TANDEM_CALL, CTX, static_cast<E*>(d), static_cast<const E*>(s), n, sig, v, op, pe); } \
-  TANDEM_API(void, ctx_put##BITS##_signal_nbi, TANDEM_CTX_SIGNAL_PARAMS(void)) { put_signal(TANDEM_CALL, c, static_cast<E*>(d), static_cast<const E*>(s), n, sig, v, op, pe); }
+  TANDEM_API(void, put##BITS##_signal, TANDEM_SIGNAL_PARAMS(void)) { put_signal(TANDEM_CALL, CTX, static_cast<E*>(d), static_cast<const E*>(s), n, sig, v, op, pe, false); } \
+  TANDEM_API(void, ctx_put##BITS##_signal, TANDEM_CTX_SIGNAL_PARAMS(void)) { put_signal(TANDEM_CALL, c, static_cast<E*>(d), static_cast<const E*>(s), n, sig, v, op, pe, false); } \
+  TANDEM_API(void, put##BITS##_signal_nbi, TANDEM_SIGNAL_PARAMS(void)) { put_signal(TANDEM_CALL, CTX, static_cast<E*>(d), static_cast<const E*>(s), n, sig, v, op, pe, true); } \
+  TANDEM_API(void, ctx_put##BITS##_signal_nbi, TANDEM_CTX_SIGNAL_PARAMS(void)) { put_signal(TANDEM_CALL, c, static_cast<E*>(d), static_cast<const E*>(s), n, sig, v, op, pe, true); }
 TANDEM_RMA_SIZES(TANDEM_DEFINE_PUT_SIGNAL_SIZED)
 TANDEM_DEFINE_PUT_SIGNAL_SIZED(mem, char)
 

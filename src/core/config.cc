@@ -19,8 +19,8 @@ const std::vector<ConfigEntry>& config_table() {
        "split the PEs into this many nodes (blocks of consecutive PEs) that share no memory"},
       {"TANDEM_YIELD", nullptr, "auto",
        "waiting PEs yield the CPU: auto (when PEs outnumber cores), always, never"},
-      {"TANDEM_DEFER_THRESHOLD", nullptr, "off",
-       "intra-node nbi transfers of at least this many bytes wait for the next quiet or fence (off: none wait)"},
+      {"TANDEM_DEFER_THRESHOLD", nullptr, "8K",
+       "intra-node nbi transfers of at least this many bytes are copied at the next quiet or fence, while the network works (off: copied at once)"},
       {"TANDEM_OFI_PROVIDER", nullptr, "",
        "libfabric provider for PEs on other nodes, e.g. tcp;ofi_rxm or sockets (empty: the best found)"},
       {"TANDEM_NETNS", nullptr, "",
@@ -29,6 +29,8 @@ const std::vector<ConfigEntry>& config_table() {
        "a thread that progresses the network while the PE computes: auto (when the node has a core without a PE), on, off"},
       {"TANDEM_ATOMICS", nullptr, "auto",
        "atomics between nodes: auto (the provider's, in software on types it lacks an operation for), software (all in software, applied by the target PE)"},
+      {"TANDEM_STATS", nullptr, "0",
+       "1 makes every PE print at finalize what the scheduler held back and how much of it overlapped network transfers"},
       {"TANDEM_SPIN", nullptr, "2000",
        "polls of a waited-on variable before a waiting PE starts yielding"},
   };
@@ -104,7 +106,7 @@ Config Config::from_environment(std::string* error) {
     c.symmetric_size = *parse_size(config_entry("SHMEM_SYMMETRIC_SIZE").fallback);
   }
   for (auto [name, field] : {std::pair{"SHMEM_DEBUG", &c.debug}, std::pair{"SHMEM_INFO", &c.info},
-                             std::pair{"SHMEM_VERSION", &c.version}}) {
+                             std::pair{"SHMEM_VERSION", &c.version}, std::pair{"TANDEM_STATS", &c.stats}}) {
     v = value_or_default(name);
     if (auto b = parse_bool(v)) *field = *b;
     else complain(error, name, v, "0 or 1");

@@ -31,6 +31,7 @@ struct Config {
   bool debug = false;
   bool info = false;
   bool version = false;
+  bool stats = false;  // TANDEM_STATS
   int virtual_nodes = 1;
   enum class Yield { Auto, Always, Never } yield = Yield::Auto;  // TANDEM_YIELD
   size_t spin_before_yield = 0;

@@ -44,15 +44,67 @@ void Scheduler::submit(const char* call, const Op& op) {
   }
 }
 
+// The held queue's bounds.  Holding a copy pays off only while network operations are in
+// flight to overlap with it, or may still come before the next quiet.  Past kHoldSoftLimit
+// bytes the queue is run on the next nbi call site that finds the network idle (nothing
+// to overlap with now, and the quiet it would otherwise lengthen); past kHoldHardLimit it is
+// run whatever the network does, so that held descriptors and a quiet's work stay bounded.
+constexpr uint64_t kHoldSoftLimit = uint64_t{16} << 20;
+constexpr uint64_t kHoldHardLimit = uint64_t{64} << 20;
+
+void Scheduler::hold(const Op& op) {
+  deferred_.push(op);
+  held_bytes_.fetch_add(op.bytes, std::memory_order_relaxed);
+  deferred_ops_.fetch_add(1, std::memory_order_relaxed);
+  deferred_bytes_.fetch_add(op.bytes, std::memory_order_relaxed);
+}
+
+void Scheduler::drain(const char* call) {
+  if (deferred_.empty()) return;
+  const bool overlapping = network_ && network_->in_flight();
+  uint64_t bytes = 0;
+  deferred_.drain([&](const Op& op) {
+    if (op.kind == Op::Kind::Signal) {
+      shm::order_stores();  // the data before it is visible first
+      atomic<uint64_t>(call, op.remote, op.signal_add ? shm::AmoOp::Add : shm::AmoOp::Set, op.signal, 0, false);
+    } else {
+      copy(op);
+      bytes += op.bytes;
+    }
+  });
+  held_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
+  if (overlapping) overlapped_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+}
+
 void Scheduler::submit_nbi(const char* call, const Op& op) {
   if (op.remote.mapped) {
-    if (op.bytes >= defer_threshold_) deferred_.push(op);
-    else copy(op);
+    if (op.bytes < defer_threshold_) return copy(op);
+    hold(op);
+    const uint64_t held = held_bytes_.load(std::memory_order_relaxed);
+    if (held >= kHoldHardLimit || (held >= kHoldSoftLimit && !(network_ && network_->in_flight()))) {
+      early_drains_.fetch_add(1, std::memory_order_relaxed);
+      drain(call);
+    }
     return;
   }
   const Target& t = op.remote;
   if (op.kind == Op::Kind::Put) network_->put(call, t.pe, t.segment, t.offset, op.local, op.bytes);
   else network_->get(call, t.pe, t.segment, t.offset, op.local, op.bytes);
+}
+
+void Scheduler::put_signal(const char* call, const Op& data, const Target& signal, uint64_t value, bool add,
+                           bool nbi) {
+  if (nbi && data.remote.mapped && data.bytes >= defer_threshold_) {
+    hold(data);
+    Op update{Op::Kind::Signal, signal, nullptr, 0};
+    update.signal = value;
+    update.signal_add = add;
+    deferred_.push(update);
+    return;
+  }
+  submit(call, data);
+  if (!data.remote.mapped) complete_puts(call);
+  atomic<uint64_t>(call, signal, add ? shm::AmoOp::Add : shm::AmoOp::Set, value, 0, false);
 }
 
 void Scheduler::complete_puts(const char* call) {
@@ -63,15 +115,19 @@ void Scheduler::complete_puts(const char* call) {
 void Scheduler::quiet(const char* call) {
   // Network operations were posted on their call sites; the held copies run while they
   // travel, and their completions are polled last.
-  deferred_.drain(copy);
+  drain(call);
   if (network_) network_->quiet(call);
   shm::order_stores();
 }
 
 void Scheduler::fence(const char* call) {
-  deferred_.drain(copy);
+  drain(call);
   if (network_) network_->order_writes(call);
   shm::order_stores();
+}
+
+Scheduler::Stats Scheduler::stats() const {
+  return Stats{deferred_ops_.load(), deferred_bytes_.load(), overlapped_bytes_.load(), early_drains_.load()};
 }
 
 void Scheduler::network_atomic(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,

@@ -8,6 +8,7 @@
 // atomics), the provider's atomics otherwise, also to node peers and to the PE itself.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 
 #include "nbi/op.h"
@@ -37,8 +38,20 @@ class Scheduler {
   void quiet(const char* call);
   // Orders Ops to each PE: those before the fence land before those after it.
   void fence(const char* call);
+  // A put-with-signal: `data`, then the signal update at `signal`, which never overtakes
+  // it.  An nbi one whose data is held back holds its signal back behind it.
+  void put_signal(const char* call, const Op& data, const Target& signal, uint64_t value, bool add, bool nbi);
   // Ops held back, not yet carried out.
   size_t held() const { return deferred_.size(); }
+
+  // What TANDEM_STATS=1 reports at finalize.
+  struct Stats {
+    uint64_t deferred_ops = 0;
+    uint64_t deferred_bytes = 0;
+    uint64_t overlapped_bytes = 0;  // held copies run while network operations were in flight
+    uint64_t early_drains = 0;      // held copies run on a call site, the queue being full
+  };
+  Stats stats() const;
 
   // An atomic at `remote`, returning the old value when `fetch` (else T()).
   template <typename T>
@@ -54,10 +67,15 @@ class Scheduler {
   }
   void network_atomic(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,
                       const void* operand, const void* compare, void* result);
+  void hold(const Op& op);
+  // Runs the held Ops, oldest first.
+  void drain(const char* call);
   size_t defer_threshold_ = ~size_t{0};
   ofi::Transport* network_ = nullptr;
   bool cpu_atomics_[static_cast<int>(ofi::AtomicType::Count)] = {true, true, true, true, true, true};
   OpQueue deferred_;
+  std::atomic<uint64_t> held_bytes_{0};
+  std::atomic<uint64_t> deferred_ops_{0}, deferred_bytes_{0}, overlapped_bytes_{0}, early_drains_{0};
 };
 
 Scheduler& scheduler();

@@ -538,6 +538,18 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
   }
 }
 
+bool Transport::in_flight() {
+  uint64_t writes, reads;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    writes = fi_cntr_read(write_counter_);
+    reads = fi_cntr_read(read_counter_);
+  }
+  return writes < writes_issued_.load(std::memory_order_acquire) ||
+         reads < reads_issued_.load(std::memory_order_acquire) ||
+         software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
+}
+
 void Transport::wait_reads(const char* call) {
   wait_counter(call, read_counter_, &reads_issued_, &read_errors_seen_);
 }

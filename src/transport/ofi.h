@@ -85,6 +85,8 @@ class Transport {
   void wait_reads(const char* call);
   // Waits until the writes started so far have completed.
   void wait_writes(const char* call);
+  // Whether operations this PE started are still incomplete.
+  bool in_flight();
   // Drives the provider's progress (incoming RMA for manual-progress providers) and serves
   // the software atomics that arrived.
   void progress();

@@ -131,12 +131,18 @@ set_tests_properties(busy_target_progress_thread PROPERTIES ENVIRONMENT "TANDEM_
 tandem_shmem_run(busy_target_no_progress_thread "api;internode" 2 busy_target --nodes 2)
 set_tests_properties(busy_target_no_progress_thread PROPERTIES ENVIRONMENT "TANDEM_PROGRESS_THREAD=off")
 
-# nbi transfers held back until quiet/fence (TANDEM_DEFER_THRESHOLD): completion and
-# ordering must still hold.
+# Intra-node nbi transfers held back until quiet/fence (TANDEM_DEFER_THRESHOLD, 8K in every
+# other run): completion and ordering must hold when every one is held, and when none is.
 foreach(program rma_types rma_sized order barrier signal globals thread_multiple generic_c11)
   tandem_shmem_test(${program}_defer PROGRAM ${program} NP 2 4 ENV TANDEM_DEFER_THRESHOLD=1 ONE_NODE)
+  tandem_shmem_test(${program}_defer_off PROGRAM ${program} NP 2 4 ENV TANDEM_DEFER_THRESHOLD=off ONE_NODE)
 endforeach()
-tandem_shmem_test(order_defer4k PROGRAM order NP 4 ENV TANDEM_DEFER_THRESHOLD=4096)
+# TANDEM_STATS=1: order's 64 KiB nbi puts to a node peer are held (how many of their bytes
+# overlap network transfers depends on timing).
+add_test(stats_np4_nodes2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
+         "Tandem stats: PE 0: [1-9][0-9]* nbi copies held back \\([0-9]+ bytes\\), [0-9]+ bytes of them copied while network transfers were in flight"
+         -- "${OSHRUN}" --nodes 2 -n 4 "${TANDEM_SHMEM_BIN}/order")
+set_tests_properties(stats_np4_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90 ENVIRONMENT "TANDEM_STATS=1")
 # Deferred copies travel beside network operations in the mixed placement.
 tandem_shmem_test(order_defer_mixed PROGRAM order NP 4 ENV TANDEM_DEFER_THRESHOLD=1 LAUNCH_ARGS --nodes 2 ONE_NODE
                   LABELS internode)

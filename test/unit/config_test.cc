@@ -53,8 +53,9 @@ TEST_F(ConfigEnvironment, DefaultsApply) {
   EXPECT_EQ(c.symmetric_size, size_t{512} << 20);
   EXPECT_FALSE(c.debug);
   EXPECT_EQ(c.virtual_nodes, 1);
-  EXPECT_EQ(c.defer_threshold, ~size_t{0});
+  EXPECT_EQ(c.defer_threshold, 8192u);
   EXPECT_FALSE(c.software_atomics);
+  EXPECT_FALSE(c.stats);
 }
 
 TEST_F(ConfigEnvironment, AtomicsPath) {
@@ -72,13 +73,17 @@ TEST_F(ConfigEnvironment, AtomicsPath) {
 TEST_F(ConfigEnvironment, ReadsValuesAndDeprecatedAliases) {
   setenv("SMA_SYMMETRIC_SIZE", "2M", 1);
   setenv("SHMEM_DEBUG", "1", 1);
-  setenv("TANDEM_DEFER_THRESHOLD", "8K", 1);
+  setenv("TANDEM_DEFER_THRESHOLD", "64K", 1);
+  setenv("TANDEM_STATS", "1", 1);
   std::string error;
   Config c = Config::from_environment(&error);
   EXPECT_EQ(error, "");
   EXPECT_EQ(c.symmetric_size, size_t{2} << 20);
   EXPECT_TRUE(c.debug);
-  EXPECT_EQ(c.defer_threshold, 8192u);
+  EXPECT_EQ(c.defer_threshold, size_t{64} << 10);
+  EXPECT_TRUE(c.stats);
+  setenv("TANDEM_DEFER_THRESHOLD", "off", 1);
+  EXPECT_EQ(Config::from_environment(&error).defer_threshold, ~size_t{0});
   setenv("SHMEM_SYMMETRIC_SIZE", "4M", 1);  // the standard name wins over the alias
   EXPECT_EQ(Config::from_environment(&error).symmetric_size, size_t{4} << 20);
 }

@@ -51,6 +51,52 @@ TEST(Scheduler, HoldsLargeNbiCopiesUntilQuiet) {
   EXPECT_EQ(to[4095], 'x');
 }
 
+TEST(Scheduler, HoldsAnNbiSignalBehindItsHeldData) {
+  tandem::Scheduler s;
+  s.configure(1024, nullptr);
+  std::vector<char> from(4096, 'x'), to(4096, 0);
+  uint64_t sig = 1;
+  const tandem::Target sig_target{reinterpret_cast<char*>(&sig), 0, 0, 0};
+  s.put_signal("test", Op{Op::Kind::Put, tandem::Target{to.data(), 0, 0, 0}, from.data(), from.size()},
+               sig_target, 5, true, true);
+  EXPECT_EQ(to[0], 0) << "large copy deferred";
+  EXPECT_EQ(sig, 1u) << "the signal waits for its data";
+  s.fence("test");
+  EXPECT_EQ(to[4095], 'x');
+  EXPECT_EQ(sig, 6u) << "SHMEM_SIGNAL_ADD";
+  // Blocking, or below the threshold: data and signal at once.
+  std::vector<char> small(16, 'y');
+  s.put_signal("test", Op{Op::Kind::Put, tandem::Target{to.data(), 0, 0, 0}, small.data(), small.size()},
+               sig_target, 9, false, true);
+  EXPECT_EQ(to[0], 'y');
+  EXPECT_EQ(sig, 9u) << "SHMEM_SIGNAL_SET";
+  s.put_signal("test", Op{Op::Kind::Put, tandem::Target{to.data(), 0, 0, 0}, from.data(), from.size()},
+               sig_target, 10, false, false);
+  EXPECT_EQ(to[0], 'x');
+  EXPECT_EQ(sig, 10u);
+  EXPECT_EQ(s.held(), 0u);
+  EXPECT_EQ(s.stats().deferred_ops, 1u);
+  EXPECT_EQ(s.stats().deferred_bytes, 4096u);
+}
+
+TEST(Scheduler, RunsAFullQueueOnTheCallSiteWhenTheNetworkIsIdle) {
+  tandem::Scheduler s;
+  s.configure(1, nullptr);
+  const size_t mib = size_t{1} << 20;
+  std::vector<char> from(mib, 'z');
+  std::vector<std::vector<char>> to(16, std::vector<char>(mib, 0));
+  for (size_t i = 0; i < 15; ++i)
+    s.submit_nbi("test", Op{Op::Kind::Put, tandem::Target{to[i].data(), 0, 0, 0}, from.data(), mib});
+  EXPECT_EQ(s.held(), 15u) << "below the bound: held";
+  EXPECT_EQ(to[0][0], 0);
+  s.submit_nbi("test", Op{Op::Kind::Put, tandem::Target{to[15].data(), 0, 0, 0}, from.data(), mib});
+  EXPECT_EQ(s.held(), 0u) << "16 MiB held and no network transfer to overlap with: run now";
+  EXPECT_EQ(to[0][mib - 1], 'z');
+  EXPECT_EQ(to[15][0], 'z');
+  EXPECT_EQ(s.stats().early_drains, 1u);
+  EXPECT_EQ(s.stats().overlapped_bytes, 0u);
+}
+
 TEST(Scheduler, GetsCopyTheOtherWay) {
   tandem::Scheduler s;
   s.configure(8, nullptr);
