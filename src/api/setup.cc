@@ -157,7 +157,7 @@ void runtime_init(const char* call, int requested_threads) {
   }
   // PEs on several nodes: atomics on the provider's types go through the network, also to
   // node peers; the scheduler keeps CPU atomics for the others.
-  scheduler().configure(r.config.defer_threshold, network);
+  scheduler().configure(r.config.defer_threshold, network, r.config.stats);
   r.initialized = true;
   r.init_count = 1;
   world_barrier().init(call);

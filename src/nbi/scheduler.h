@@ -20,10 +20,12 @@ namespace tandem {
 
 class Scheduler {
  public:
-  // `network`: the inter-node engine when PEs span nodes, else null.
-  void configure(size_t defer_threshold, ofi::Transport* network) {
+  // `network`: the inter-node engine when PEs span nodes, else null.  `stats`: count what
+  // stats() reports that costs a look at the network (TANDEM_STATS).
+  void configure(size_t defer_threshold, ofi::Transport* network, bool stats = false) {
     defer_threshold_ = defer_threshold;
     network_ = network;
+    stats_ = stats;
     for (int t = 0; t < static_cast<int>(ofi::AtomicType::Count); ++t)
       cpu_atomics_[t] = !network || !network->native(static_cast<ofi::AtomicType>(t));
   }
@@ -72,6 +74,7 @@ class Scheduler {
   void drain(const char* call);
   size_t defer_threshold_ = ~size_t{0};
   ofi::Transport* network_ = nullptr;
+  bool stats_ = false;
   bool cpu_atomics_[static_cast<int>(ofi::AtomicType::Count)] = {true, true, true, true, true, true};
   OpQueue deferred_;
   std::atomic<uint64_t> held_bytes_{0};
@@ -83,8 +86,13 @@ Scheduler& scheduler();
 template <typename T>
 T Scheduler::atomic(const char* call, const Target& remote, shm::AmoOp op, T operand, T compare, bool fetch) {
   constexpr ofi::AtomicType type = atomic_type<T>();
-  if (remote.mapped && cpu_atomics_[static_cast<int>(type)])
+  if (remote.mapped && cpu_atomics_[static_cast<int>(type)]) {
+    // With a network, this type's atomics from other nodes are served by this PE's progress:
+    // a PE that polls with atomics on its own memory (shmem_test_lock in a loop) must still
+    // serve them, or their initiators, holding the lock, wait forever.
+    if (network_) network_->progress();
     return shm::amo(op, reinterpret_cast<T*>(remote.mapped), operand, compare);
+  }
   T result{};
   network_atomic(call, remote, op, type, &operand, &compare, fetch || op == shm::AmoOp::Fetch ? &result : nullptr);
   return result;

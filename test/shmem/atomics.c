@@ -241,6 +241,23 @@ static void deprecated_names(void) {
         dep_double);
 }
 
+/* PE 0 polls a word of its own with atomic fetches, and nothing else, until every other PE
+ * has added 1 to it: PE 0's polling must also let the others' atomics in (across nodes
+ * they may need PE 0's own progress); if it does not, the job hangs. */
+static unsigned long long arrivals;
+
+static void poll_own_word(void) {
+  shmem_barrier_all();
+  if (me == 0) {
+    while (shmem_ulonglong_atomic_fetch(&arrivals, 0) != (unsigned long long)(npes - 1)) {
+    }
+  } else {
+    shmem_ulonglong_atomic_add(&arrivals, 1, 0);
+    shmem_quiet();
+  }
+  shmem_barrier_all();
+}
+
 int main(void) {
   test_init();
   me = shmem_my_pe();
@@ -254,5 +271,6 @@ int main(void) {
   run_all(SHMEM_CTX_DEFAULT, "SHMEM_CTX_DEFAULT");
   shmem_ctx_destroy(ctx);
   deprecated_names();
+  poll_own_word();
   return test_finish("atomics");
 }
