@@ -518,7 +518,11 @@ void Transport::report_error(const char* call, const char* what) {
 }
 
 void Transport::wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
-                             uint64_t* errors_seen) {
+                             std::atomic<uint64_t>* done_seen, uint64_t* errors_seen) {
+  // Nothing issued since the counter last caught up: done, without reading the counter
+  // (each read is a turn of the provider's progress: system calls with tcp).  `done_seen`
+  // never exceeds the counter, so this never declares an operation complete too early.
+  if (done_seen->load(std::memory_order_acquire) >= issued->load(std::memory_order_acquire)) return;
   Backoff backoff(nullptr);
   for (;;) {
     uint64_t done, errors;
@@ -527,6 +531,7 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
       done = fi_cntr_read(counter);
       errors = fi_cntr_readerr(counter);
     }
+    done_seen->store(done, std::memory_order_release);
     // Every operation issued so far, others' too: a counter cannot tell whose completed.
     if (done >= issued->load(std::memory_order_acquire)) break;
     if (errors > *errors_seen) {
@@ -551,19 +556,23 @@ bool Transport::in_flight() {
 }
 
 void Transport::wait_reads(const char* call) {
-  wait_counter(call, read_counter_, &reads_issued_, &read_errors_seen_);
+  wait_counter(call, read_counter_, &reads_issued_, &reads_done_seen_, &read_errors_seen_);
 }
 
 void Transport::wait_writes(const char* call) {
-  wait_counter(call, write_counter_, &writes_issued_, &write_errors_seen_);
+  wait_counter(call, write_counter_, &writes_issued_, &writes_done_seen_, &write_errors_seen_);
 }
 
 void Transport::order_writes(const char* call) {
+  progress();  // at least one turn, as in quiet()
   if (!ordered_) wait_writes(call);
   wait_software();
 }
 
 void Transport::quiet(const char* call) {
+  // At least one turn of progress, also when nothing is outstanding: a program may poll
+  // memory with quiet in a loop and rely on it for the operations that target this PE.
+  progress();
   // The reads' destination: it must outlive the reads, which complete in wait_reads() below.
   std::vector<uint64_t> sink;
   if (ordered_) {

@@ -99,7 +99,7 @@ class Transport {
 
  private:
   void wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
-                    uint64_t* errors_seen);
+                    std::atomic<uint64_t>* done_seen, uint64_t* errors_seen);
   [[noreturn]] void report_error(const char* call, const char* what);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
   void mark_written(int pe);
@@ -164,6 +164,9 @@ class Transport {
   // large as the issued count means every posted operation has completed.
   std::atomic<uint64_t> writes_issued_{0};
   std::atomic<uint64_t> reads_issued_{0};
+  // The counters' values when last read: at most what has completed.
+  std::atomic<uint64_t> writes_done_seen_{0};
+  std::atomic<uint64_t> reads_done_seen_{0};
   uint64_t write_errors_seen_ = 0;
   uint64_t read_errors_seen_ = 0;
   // Per type: the provider has every operation the API needs on it (and was not told to
