@@ -52,11 +52,21 @@ void Scheduler::submit(const char* call, const Op& op) {
 constexpr uint64_t kHoldSoftLimit = uint64_t{16} << 20;
 constexpr uint64_t kHoldHardLimit = uint64_t{64} << 20;
 
-void Scheduler::hold(const Op& op) {
+void Scheduler::hold(const char* call, const Op& op, const Op* behind) {
   deferred_.push(op);
+  if (behind) deferred_.push(*behind);
   held_bytes_.fetch_add(op.bytes, std::memory_order_relaxed);
   deferred_ops_.fetch_add(1, std::memory_order_relaxed);
   deferred_bytes_.fetch_add(op.bytes, std::memory_order_relaxed);
+  const uint64_t held = held_bytes_.load(std::memory_order_relaxed);
+  if (held >= kHoldHardLimit || (held >= kHoldSoftLimit && !(network_ && network_->in_flight()))) {
+    early_drains_.fetch_add(1, std::memory_order_relaxed);
+    drain(call);
+  }
+}
+
+void Scheduler::update_signal(const char* call, const Target& signal, uint64_t value, bool add) {
+  atomic<uint64_t>(call, signal, add ? shm::AmoOp::Add : shm::AmoOp::Set, value, 0, false);
 }
 
 void Scheduler::drain(const char* call) {
@@ -67,7 +77,7 @@ void Scheduler::drain(const char* call) {
   deferred_.drain([&](const Op& op) {
     if (op.kind == Op::Kind::Signal) {
       shm::order_stores();  // the data before it is visible first
-      atomic<uint64_t>(call, op.remote, op.signal_add ? shm::AmoOp::Add : shm::AmoOp::Set, op.signal, 0, false);
+      update_signal(call, op.remote, op.signal, op.signal_add);
     } else {
       copy(op);
       bytes += op.bytes;
@@ -78,16 +88,8 @@ void Scheduler::drain(const char* call) {
 }
 
 void Scheduler::submit_nbi(const char* call, const Op& op) {
-  if (op.remote.mapped) {
-    if (op.bytes < defer_threshold_) return copy(op);
-    hold(op);
-    const uint64_t held = held_bytes_.load(std::memory_order_relaxed);
-    if (held >= kHoldHardLimit || (held >= kHoldSoftLimit && !(network_ && network_->in_flight()))) {
-      early_drains_.fetch_add(1, std::memory_order_relaxed);
-      drain(call);
-    }
-    return;
-  }
+  if (holds(op)) return hold(call, op);
+  if (op.remote.mapped) return copy(op);
   const Target& t = op.remote;
   if (op.kind == Op::Kind::Put) network_->put(call, t.pe, t.segment, t.offset, op.local, op.bytes);
   else network_->get(call, t.pe, t.segment, t.offset, op.local, op.bytes);
@@ -95,17 +97,15 @@ void Scheduler::submit_nbi(const char* call, const Op& op) {
 
 void Scheduler::put_signal(const char* call, const Op& data, const Target& signal, uint64_t value, bool add,
                            bool nbi) {
-  if (nbi && data.remote.mapped && data.bytes >= defer_threshold_) {
-    hold(data);
+  if (nbi && holds(data)) {
     Op update{Op::Kind::Signal, signal, nullptr, 0};
     update.signal = value;
     update.signal_add = add;
-    deferred_.push(update);
-    return;
+    return hold(call, data, &update);
   }
   submit(call, data);
   if (!data.remote.mapped) complete_puts(call);
-  atomic<uint64_t>(call, signal, add ? shm::AmoOp::Add : shm::AmoOp::Set, value, 0, false);
+  update_signal(call, signal, value, add);
 }
 
 void Scheduler::complete_puts(const char* call) {

@@ -69,9 +69,15 @@ class Scheduler {
   }
   void network_atomic(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,
                       const void* operand, const void* compare, void* result);
-  void hold(const Op& op);
+  // Whether an nbi `op` is held: a copy to a node peer (or this PE) of defer_threshold_
+  // bytes or more.
+  bool holds(const Op& op) const { return op.remote.mapped && op.bytes >= defer_threshold_; }
+  // Holds `op`, and `behind` right after it when given; runs the queue on this call site
+  // once it grows past its bounds.
+  void hold(const char* call, const Op& op, const Op* behind = nullptr);
   // Runs the held Ops, oldest first.
   void drain(const char* call);
+  void update_signal(const char* call, const Target& signal, uint64_t value, bool add);
   size_t defer_threshold_ = ~size_t{0};
   ofi::Transport* network_ = nullptr;
   bool stats_ = false;
