@@ -18,7 +18,7 @@
 
 #include "core/backoff.h"
 #include "core/error.h"
-#include "transport/shm.h"
+#include "transport/ofi_post.h"
 
 namespace tandem::ofi {
 
@@ -32,46 +32,10 @@ void check(const char* call, int rc, const char* what) {
   if (rc != 0) fatal(call, "libfabric: %s failed: %s", what, fi_strerror(-rc));
 }
 
-// Receive buffers posted for software atomic messages; also the most requests one PE has
-// unanswered (it waits for answers beyond that).
-constexpr size_t kInbox = 64;
-
-size_t type_size(AtomicType type) {
-  return type == AtomicType::Int64 || type == AtomicType::UInt64 || type == AtomicType::Double ? 8 : 4;
-}
-
 // The operations the API applies to a type: fetch, set and swap on all; the rest on integers.
 bool needed(AtomicOp op, AtomicType type) {
   return !(type == AtomicType::Float || type == AtomicType::Double) || op == AtomicOp::Read ||
          op == AtomicOp::Write || op == AtomicOp::Swap;
-}
-
-// Applies a software atomic to this PE's memory at `at`, returning the old value's bytes.
-template <typename T>
-uint64_t apply(AtomicOp op, void* at, uint64_t operand_bytes, uint64_t compare_bytes) {
-  static constexpr shm::AmoOp kAmo[] = {shm::AmoOp::Fetch, shm::AmoOp::Set, shm::AmoOp::Swap,
-                                        shm::AmoOp::CompareSwap, shm::AmoOp::Add, shm::AmoOp::And,
-                                        shm::AmoOp::Or, shm::AmoOp::Xor};
-  T operand, compare;
-  memcpy(&operand, &operand_bytes, sizeof operand);
-  memcpy(&compare, &compare_bytes, sizeof compare);
-  const T old = shm::amo(kAmo[static_cast<int>(op)], static_cast<T*>(at), operand, compare);
-  uint64_t bytes = 0;
-  memcpy(&bytes, &old, sizeof old);
-  return bytes;
-}
-
-uint64_t apply(AtomicOp op, AtomicType type, void* at, uint64_t operand, uint64_t compare) {
-  switch (type) {
-    case AtomicType::Int32: return apply<int32_t>(op, at, operand, compare);
-    case AtomicType::Int64: return apply<int64_t>(op, at, operand, compare);
-    case AtomicType::UInt32: return apply<uint32_t>(op, at, operand, compare);
-    case AtomicType::UInt64: return apply<uint64_t>(op, at, operand, compare);
-    case AtomicType::Float: return apply<float>(op, at, operand, compare);
-    case AtomicType::Double: return apply<double>(op, at, operand, compare);
-    case AtomicType::Count: break;
-  }
-  __builtin_unreachable();
 }
 
 }  // namespace
@@ -290,23 +254,6 @@ uint64_t Transport::remote_address(int pe, int segment, uint64_t offset) const {
   return virtual_addresses_ ? seg.base + offset : offset;
 }
 
-// Every wait loop here calls progress() itself and pauses with a Backoff that does not
-// (Backoff(nullptr)): one turn of progress per turn of the loop.
-template <typename Issue>
-void Transport::post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue) {
-  ssize_t rc;
-  for (;;) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      rc = issue();
-    }
-    if (rc != -FI_EAGAIN) break;
-    progress();
-    backoff.pause();
-  }
-  if (rc != 0) fatal(call, "libfabric: %s PE %d failed: %s", what, pe, fi_strerror(static_cast<int>(-rc)));
-}
-
 void Transport::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
@@ -366,94 +313,6 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
     return fi_inject_atomic(ep_, buffer, 1, peer, address, key, ftype, fop);
   });
   if (result) wait_reads(call);
-}
-
-// Where a fetching software atomic's answer lands; it lives on the initiator's stack until
-// `answered`.
-struct Transport::Reply {
-  std::atomic<bool> answered{false};
-  uint64_t value = 0;
-};
-
-// The bytes of a message on the wire: all of it (no padding to send).
-constexpr size_t kMessageBytes = sizeof(uint64_t) * 5;
-
-void Transport::software_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
-                                AtomicType type, const void* operand, const void* compare, void* result) {
-  static_assert(sizeof(Message) == kMessageBytes, "a software atomic message has no padding");
-  if (inject_size_ < kMessageBytes)
-    fatal(call,
-          "the libfabric provider %s has no %s atomic on %s and cannot send Tandem's %zu-byte "
-          "software atomic request either; pick another with TANDEM_OFI_PROVIDER",
-          provider_.c_str(), atomic_op_name(op), atomic_type_name(type), kMessageBytes);
-  Reply reply;
-  Message request{};
-  request.kind = Message::Request;
-  request.op = op;
-  request.type = type;
-  request.segment = static_cast<uint8_t>(segment);
-  request.origin = my_pe_;
-  request.offset = offset;
-  if (operand) memcpy(&request.operand, operand, type_size(type));
-  if (compare) memcpy(&request.compare, compare, type_size(type));
-  request.cookie = result ? reinterpret_cast<uint64_t>(&reply) : 0;
-  Backoff backoff(nullptr);
-  // Bounded: the answers need this PE's receive buffers.
-  while (software_sent_.load(std::memory_order_acquire) -
-             software_answered_.load(std::memory_order_acquire) >= kInbox) {
-    progress();
-    backoff.pause();
-  }
-  software_sent_.fetch_add(1, std::memory_order_acq_rel);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  post(call, "an atomic request to", pe, backoff,
-       [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
-  if (!result) return;
-  while (!reply.answered.load(std::memory_order_acquire)) {
-    progress();
-    backoff.pause();
-  }
-  memcpy(result, &reply.value, type_size(type));
-}
-
-void Transport::post_receive(Message* slot) {
-  iovec iov{slot, kMessageBytes};
-  fi_msg message{};
-  message.msg_iov = &iov;
-  message.iov_count = 1;
-  message.addr = FI_ADDR_UNSPEC;
-  message.context = slot;
-  Backoff backoff(nullptr);
-  post("progress", "a receive for", my_pe_, backoff, [&] { return fi_recvmsg(ep_, &message, FI_COMPLETION); });
-}
-
-void Transport::deliver(Message* slot) {
-  const Message m = *slot;
-  post_receive(slot);
-  if (m.kind == Message::Answer) {
-    if (m.cookie) {
-      Reply* reply = reinterpret_cast<Reply*>(m.cookie);
-      reply->value = m.operand;
-      reply->answered.store(true, std::memory_order_release);
-    }
-    software_answered_.fetch_add(1, std::memory_order_acq_rel);
-    return;
-  }
-  Message answer = m;
-  answer.kind = Message::Answer;
-  answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
-  Backoff backoff(nullptr);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(m.origin)];
-  post("progress", "an atomic answer to", m.origin, backoff,
-       [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
-}
-
-void Transport::wait_software() {
-  Backoff backoff(nullptr);
-  while (software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire)) {
-    progress();
-    backoff.pause();
-  }
 }
 
 void Transport::mark_written(int pe) {

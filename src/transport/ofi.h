@@ -125,6 +125,12 @@ class Transport {
   struct Reply;
   void software_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
                        AtomicType type, const void* operand, const void* compare, void* result);
+  // Receive buffers posted for requests and answers; also the most requests one PE has
+  // unanswered (it waits for answers beyond that).
+  static constexpr size_t kInbox = 64;
+  // Drives progress until `ready()`.
+  template <typename Ready>
+  void progress_until(Ready ready);
   void post_receive(Message* slot);
   void deliver(Message* slot);
   void wait_software();

@@ -1,0 +1,32 @@
+// Transport::post, shared by the files of the inter-node engine.  Every wait loop there
+// calls progress() itself and pauses with a Backoff that does not (Backoff(nullptr)): one
+// turn of progress per turn of the loop.
+#pragma once
+
+#include <rdma/fabric.h>
+#include <rdma/fi_errno.h>
+
+#include <mutex>
+
+#include "core/backoff.h"
+#include "core/error.h"
+#include "transport/ofi.h"
+
+namespace tandem::ofi {
+
+template <typename Issue>
+void Transport::post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue) {
+  ssize_t rc;
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      rc = issue();
+    }
+    if (rc != -FI_EAGAIN) break;
+    progress();
+    backoff.pause();
+  }
+  if (rc != 0) fatal(call, "libfabric: %s PE %d failed: %s", what, pe, fi_strerror(static_cast<int>(-rc)));
+}
+
+}  // namespace tandem::ofi

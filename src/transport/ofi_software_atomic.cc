@@ -1,0 +1,145 @@
+// The software atomic path of the inter-node engine (see Transport::native): atomics on a
+// type the provider lacks an operation for travel as request messages that the target's
+// progress applies with CPU atomics on its own memory and answers.
+#include <rdma/fabric.h>
+#include <rdma/fi_endpoint.h>
+
+#include <cstring>
+
+#include "core/backoff.h"
+#include "core/error.h"
+#include "transport/ofi.h"
+#include "transport/ofi_post.h"
+#include "transport/shm.h"
+
+namespace tandem::ofi {
+
+namespace {
+
+size_t type_size(AtomicType type) {
+  return type == AtomicType::Int64 || type == AtomicType::UInt64 || type == AtomicType::Double ? 8 : 4;
+}
+
+// Applies a software atomic to this PE's memory at `at`, returning the old value's bytes.
+template <typename T>
+uint64_t apply(AtomicOp op, void* at, uint64_t operand_bytes, uint64_t compare_bytes) {
+  static constexpr shm::AmoOp kAmo[] = {shm::AmoOp::Fetch, shm::AmoOp::Set, shm::AmoOp::Swap,
+                                        shm::AmoOp::CompareSwap, shm::AmoOp::Add, shm::AmoOp::And,
+                                        shm::AmoOp::Or, shm::AmoOp::Xor};
+  T operand, compare;
+  memcpy(&operand, &operand_bytes, sizeof operand);
+  memcpy(&compare, &compare_bytes, sizeof compare);
+  const T old = shm::amo(kAmo[static_cast<int>(op)], static_cast<T*>(at), operand, compare);
+  uint64_t bytes = 0;
+  memcpy(&bytes, &old, sizeof old);
+  return bytes;
+}
+
+uint64_t apply(AtomicOp op, AtomicType type, void* at, uint64_t operand, uint64_t compare) {
+  switch (type) {
+    case AtomicType::Int32: return apply<int32_t>(op, at, operand, compare);
+    case AtomicType::Int64: return apply<int64_t>(op, at, operand, compare);
+    case AtomicType::UInt32: return apply<uint32_t>(op, at, operand, compare);
+    case AtomicType::UInt64: return apply<uint64_t>(op, at, operand, compare);
+    case AtomicType::Float: return apply<float>(op, at, operand, compare);
+    case AtomicType::Double: return apply<double>(op, at, operand, compare);
+    case AtomicType::Count: break;
+  }
+  __builtin_unreachable();
+}
+
+}  // namespace
+
+template <typename Ready>
+void Transport::progress_until(Ready ready) {
+  Backoff backoff(nullptr);
+  while (!ready()) {
+    progress();
+    backoff.pause();
+  }
+}
+
+// Where a fetching software atomic's answer lands; it lives on the initiator's stack until
+// `answered`.
+struct Transport::Reply {
+  std::atomic<bool> answered{false};
+  uint64_t value = 0;
+};
+
+// The bytes of a message on the wire: all of it (no padding to send).
+constexpr size_t kMessageBytes = sizeof(uint64_t) * 5;
+
+void Transport::software_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
+                                AtomicType type, const void* operand, const void* compare, void* result) {
+  static_assert(sizeof(Message) == kMessageBytes, "a software atomic message has no padding");
+  if (inject_size_ < kMessageBytes)
+    fatal(call,
+          "the libfabric provider %s has no %s atomic on %s and cannot send Tandem's %zu-byte "
+          "software atomic request either; pick another with TANDEM_OFI_PROVIDER",
+          provider_.c_str(), atomic_op_name(op), atomic_type_name(type), kMessageBytes);
+  Reply reply;
+  Message request{};
+  request.kind = Message::Request;
+  request.op = op;
+  request.type = type;
+  request.segment = static_cast<uint8_t>(segment);
+  request.origin = my_pe_;
+  request.offset = offset;
+  if (operand) memcpy(&request.operand, operand, type_size(type));
+  if (compare) memcpy(&request.compare, compare, type_size(type));
+  request.cookie = result ? reinterpret_cast<uint64_t>(&reply) : 0;
+  // Bounded: the answers need this PE's receive buffers.
+  progress_until([&] {
+    return software_sent_.load(std::memory_order_acquire) - software_answered_.load(std::memory_order_acquire) <
+           kInbox;
+  });
+  software_sent_.fetch_add(1, std::memory_order_acq_rel);
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  Backoff backoff(nullptr);
+  post(call, "an atomic request to", pe, backoff,
+       [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
+  if (!result) return;
+  progress_until([&] { return reply.answered.load(std::memory_order_acquire); });
+  memcpy(result, &reply.value, type_size(type));
+}
+
+void Transport::post_receive(Message* slot) {
+  iovec iov{slot, kMessageBytes};
+  fi_msg message{};
+  message.msg_iov = &iov;
+  message.iov_count = 1;
+  message.addr = FI_ADDR_UNSPEC;
+  message.context = slot;
+  Backoff backoff(nullptr);
+  post("progress", "a receive for", my_pe_, backoff, [&] { return fi_recvmsg(ep_, &message, FI_COMPLETION); });
+}
+
+void Transport::deliver(Message* slot) {
+  const Message m = *slot;
+  post_receive(slot);
+  if (m.kind == Message::Answer) {
+    if (m.cookie) {
+      Reply* reply = reinterpret_cast<Reply*>(m.cookie);
+      reply->value = m.operand;
+      reply->answered.store(true, std::memory_order_release);
+    }
+    software_answered_.fetch_add(1, std::memory_order_acq_rel);
+    return;
+  }
+  Message answer = m;
+  answer.kind = Message::Answer;
+  answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
+  Backoff backoff(nullptr);
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(m.origin)];
+  post("progress", "an atomic answer to", m.origin, backoff,
+       [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
+}
+
+void Transport::wait_software() {
+  progress_until([&] {
+    return software_answered_.load(std::memory_order_acquire) >= software_sent_.load(std::memory_order_acquire);
+  });
+}
+
+
+}  // namespace tandem::ofi
