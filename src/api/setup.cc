@@ -150,14 +150,23 @@ void runtime_init(const char* call, int requested_threads) {
     char* const bases[ofi::Transport::kSegments] = {r.heap.base, r.data.base};
     const size_t sizes[ofi::Transport::kSegments] = {r.heap.size, r.data.size};
     network->open(call, r.config.ofi_provider, bases, sizes, proxy, r.config.netns,
-                  r.config.software_atomics);
+                  r.config.software_atomics, r.config.aggregate);
     network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()), r.my_pe);
-    r.progress = [] { network_transport().progress(); };
+    r.progress = [] {
+      network_transport().flush("progress");  // a PE that waits must not hold its own puts
+      network_transport().progress();
+    };
+    // The progress thread's duties (TANDEM_PROXY_*: auto gives them to a thread with a core
+    // of its own), set before it starts.
+    const bool own_core = proxy && spare >= 0;
+    auto duty = [&](Config::Switch s) { return proxy && (s == Config::Switch::On || (s == Config::Switch::Auto && own_core)); };
+    scheduler().set_progress_thread(own_core, duty(r.config.proxy_writes), duty(r.config.proxy_copies));
     if (proxy) progress_thread().start(network, spare);
   }
   // PEs on several nodes: atomics on the provider's types go through the network, also to
   // node peers; the scheduler keeps CPU atomics for the others.
-  scheduler().configure(r.config.defer_threshold, network, r.config.stats);
+  scheduler().configure(r.config.defer_auto ? Scheduler::kAutoThreshold : r.config.defer_threshold, network,
+                        r.config.stats);
   r.initialized = true;
   r.init_count = 1;
   world_barrier().init(call);
@@ -183,10 +192,14 @@ void runtime_init(const char* call, int requested_threads) {
              network->ordered() ? "ordered writes, quiet reads back" : "delivery-complete writes",
              atomic_paths(*network).c_str(),
              !progress_thread().running() ? "off"
-             : progress_thread().core() >= 0 ? ("on core " + std::to_string(progress_thread().core())).c_str()
-                                             : "on (unpinned: no core without a PE)");
+             : progress_thread().own_core()
+                 ? ("on core " + std::to_string(progress_thread().core()) +
+                    (scheduler().proxy_writes() ? ", posts large writes" : "") +
+                    (scheduler().proxy_copies() ? ", runs held copies" : "")).c_str()
+                 : "on (unpinned: no core without a PE)");
     else
       printf("  network: none (all PEs share memory; atomics are CPU atomics)\n");
+    printf("  scheduler: nbi copies held from %s\n", scheduler().describe_threshold().c_str());
   }
   fflush(stdout);
 }
@@ -201,10 +214,12 @@ void runtime_finalize(const char* call) {
     const Scheduler::Stats s = scheduler().stats();
     fprintf(stderr,
             "Tandem stats: PE %d: %llu nbi copies held back (%llu bytes), %llu bytes of them copied "
-            "while network transfers were in flight, %llu early runs of a full queue\n",
+            "while network transfers were in flight, %llu early runs of a full queue, %llu small puts "
+            "coalesced\n",
             r.my_pe, static_cast<unsigned long long>(s.deferred_ops),
             static_cast<unsigned long long>(s.deferred_bytes), static_cast<unsigned long long>(s.overlapped_bytes),
-            static_cast<unsigned long long>(s.early_drains));
+            static_cast<unsigned long long>(s.early_drains),
+            static_cast<unsigned long long>(r.spans_nodes ? network_transport().coalesced_puts() : 0));
   }
   world_barrier().run(call);
   if (r.spans_nodes) {
@@ -214,7 +229,8 @@ void runtime_finalize(const char* call) {
     r.boot.fence(call);
     r.progress = nullptr;
     progress_thread().stop();
-    scheduler().configure(r.config.defer_threshold, nullptr);
+    scheduler().configure(~size_t{0}, nullptr);
+    scheduler().set_progress_thread(false, false, false);  // before the thread stops
     network_transport().close();
   }
   r.initialized = false;

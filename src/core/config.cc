@@ -20,13 +20,19 @@ const std::vector<ConfigEntry>& config_table() {
       {"TANDEM_YIELD", nullptr, "auto",
        "waiting PEs yield the CPU: auto (when PEs outnumber cores), always, never"},
       {"TANDEM_DEFER_THRESHOLD", nullptr, "8K",
-       "intra-node nbi transfers of at least this many bytes are copied at the next quiet or fence, while the network works (off: copied at once)"},
+       "intra-node nbi transfers of at least this many bytes are copied at the next quiet or fence, while the network works (off: copied at once; auto: from a size that follows the measured copy bandwidth, and only while the network is in use)"},
       {"TANDEM_OFI_PROVIDER", nullptr, "",
        "libfabric provider for PEs on other nodes, e.g. tcp;ofi_rxm or sockets (empty: the best found)"},
       {"TANDEM_NETNS", nullptr, "",
        "a network namespace file (/var/run/netns/NAME) to open the network endpoint in, for testing virtual nodes on one machine (needs CAP_SYS_ADMIN)"},
       {"TANDEM_PROGRESS_THREAD", nullptr, "auto",
        "a thread that progresses the network while the PE computes: auto (when the node has a core without a PE), on, off"},
+      {"TANDEM_AGGREGATE", nullptr, "on",
+       "on: a run of small nbi puts to consecutive addresses of a PE on another node travels as one message (up to 16 KiB)"},
+      {"TANDEM_PROXY_WRITES", nullptr, "auto",
+       "the progress thread posts the nbi puts of 64 KiB or more to other nodes, so the PE goes on while the data is handed to the network: auto (when the thread has a core of its own), on, off"},
+      {"TANDEM_PROXY_COPIES", nullptr, "auto",
+       "the progress thread runs the held intra-node copies as soon as they are held, so they overlap computation too: auto (when the thread has a core of its own), on, off"},
       {"TANDEM_ATOMICS", nullptr, "auto",
        "atomics between nodes: auto (the provider's, in software on types it lacks an operation for), software (all in software, applied by the target PE)"},
       {"TANDEM_STATS", nullptr, "0",
@@ -106,7 +112,8 @@ Config Config::from_environment(std::string* error) {
     c.symmetric_size = *parse_size(config_entry("SHMEM_SYMMETRIC_SIZE").fallback);
   }
   for (auto [name, field] : {std::pair{"SHMEM_DEBUG", &c.debug}, std::pair{"SHMEM_INFO", &c.info},
-                             std::pair{"SHMEM_VERSION", &c.version}, std::pair{"TANDEM_STATS", &c.stats}}) {
+                             std::pair{"SHMEM_VERSION", &c.version}, std::pair{"TANDEM_STATS", &c.stats},
+                             std::pair{"TANDEM_AGGREGATE", &c.aggregate}}) {
     v = value_or_default(name);
     if (auto b = parse_bool(v)) *field = *b;
     else complain(error, name, v, "0 or 1");
@@ -121,14 +128,20 @@ Config Config::from_environment(std::string* error) {
     complain(error, "TANDEM_YIELD", v, "auto, always or never");
   v = value_or_default("TANDEM_DEFER_THRESHOLD");
   if (std::string_view(v) == "off") c.defer_threshold = ~size_t{0};
+  else if (std::string_view(v) == "auto") c.defer_auto = true;
   else if (auto n = parse_size(v)) c.defer_threshold = *n;
-  else complain(error, "TANDEM_DEFER_THRESHOLD", v, "a size such as 8K, or off");
+  else complain(error, "TANDEM_DEFER_THRESHOLD", v, "a size such as 8K, off or auto");
   c.ofi_provider = value_or_default("TANDEM_OFI_PROVIDER");
   c.netns = value_or_default("TANDEM_NETNS");
-  v = value_or_default("TANDEM_PROGRESS_THREAD");
-  if (std::string_view(v) == "on") c.progress_thread = Switch::On;
-  else if (std::string_view(v) == "off") c.progress_thread = Switch::Off;
-  else if (std::string_view(v) != "auto") complain(error, "TANDEM_PROGRESS_THREAD", v, "auto, on or off");
+  for (auto [name, field] : {std::pair{"TANDEM_PROGRESS_THREAD", &c.progress_thread},
+                             std::pair{"TANDEM_PROXY_WRITES", &c.proxy_writes},
+                             std::pair{"TANDEM_PROXY_COPIES", &c.proxy_copies}}) {
+    v = value_or_default(name);
+    if (std::string_view(v) == "on") *field = Switch::On;
+    else if (std::string_view(v) == "off") *field = Switch::Off;
+    else if (std::string_view(v) == "auto") *field = Switch::Auto;
+    else complain(error, name, v, "auto, on or off");
+  }
   v = value_or_default("TANDEM_ATOMICS");
   if (std::string_view(v) == "software") c.software_atomics = true;
   else if (std::string_view(v) != "auto") complain(error, "TANDEM_ATOMICS", v, "auto or software");

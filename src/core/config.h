@@ -36,10 +36,14 @@ struct Config {
   enum class Yield { Auto, Always, Never } yield = Yield::Auto;  // TANDEM_YIELD
   size_t spin_before_yield = 0;
   size_t defer_threshold = ~size_t{0};
+  bool defer_auto = false;  // TANDEM_DEFER_THRESHOLD=auto
   std::string ofi_provider;    // TANDEM_OFI_PROVIDER; empty: the best one found
   std::string netns;           // TANDEM_NETNS; empty: the process's own namespace
   enum class Switch { Auto, On, Off } progress_thread = Switch::Auto;  // TANDEM_PROGRESS_THREAD
   bool software_atomics = false;  // TANDEM_ATOMICS=software
+  Switch proxy_writes = Switch::Auto;  // TANDEM_PROXY_WRITES
+  Switch proxy_copies = Switch::Auto;  // TANDEM_PROXY_COPIES
+  bool aggregate = true;          // TANDEM_AGGREGATE
 
   // Reads the environment; a malformed value is reported through `error` (the message to
   // show) and the default is kept.

@@ -2,6 +2,8 @@
 
 #include <hwloc.h>
 
+#include "core/backoff.h"
+#include "nbi/scheduler.h"
 #include "transport/ofi.h"
 
 namespace tandem {
@@ -20,6 +22,12 @@ bool bind_to_core(int core) {
   hwloc_topology_destroy(topology);
   return bound;
 }
+
+// What the thread finds to do without sleeping (one thread per process): Ops the scheduler
+// gives it, and with a core of its own, writes in flight to push.
+ofi::Transport* busy_network = nullptr;
+bool busy_own_core = false;
+bool busy() { return scheduler().proxy_work() || (busy_own_core && busy_network->maybe_in_flight()); }
 
 }  // namespace
 
@@ -41,13 +49,27 @@ int spare_core_for(int machine_index, int machine_pes, int cores) {
 void ProgressThread::start(ofi::Transport* network, int core) {
   network_ = network;
   core_ = core;
+  busy_network = network;
+  busy_own_core = core >= 0;
   stopping_ = false;
   thread_ = std::thread([this] { run(); });
 }
 
 void ProgressThread::run() {
-  if (core_ >= 0 && !bind_to_core(core_)) core_ = -1;
-  while (!stopping_.load(std::memory_order_acquire)) network_->wait_for_activity(100000);
+  // A core without a PE (even if binding to it failed, the node leaves it free): poll while
+  // there is work.
+  const bool own_core = core_ >= 0;
+  if (own_core) bind_to_core(core_);
+  while (!stopping_.load(std::memory_order_acquire)) {
+    if (scheduler().proxy_work()) scheduler().run_held("the progress thread");
+    if (own_core && network_->maybe_in_flight()) {
+      network_->flush_if_idle();
+      network_->push();
+      for (int i = 0; i < 64; ++i) cpu_relax();  // a few us, so the PE's posts get the lock
+    } else {
+      network_->wait_for_activity(100000, busy);
+    }
+  }
 }
 
 void ProgressThread::stop() {

@@ -15,11 +15,16 @@ class Transport;
 
 class ProgressThread {
  public:
-  // Starts the thread; `core` is a hwloc logical core index to pin it to, or -1.
+  // Starts the thread; `core` is a hwloc logical core index to pin it to, or -1.  With a
+  // core of its own, it polls the network while its PE has writes in flight (the provider's
+  // wait object does not wake for them) and runs the scheduler's Ops for it
+  // (Scheduler::run_held).
   void start(ofi::Transport* network, int core);
   void stop();
   bool running() const { return thread_.joinable(); }
+  // The core it was given (a core without a PE), or -1.
   int core() const { return core_; }
+  bool own_core() const { return core_ >= 0; }
 
  private:
   void run();

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <string>
 
 #include "nbi/op.h"
 #include "nbi/op_queue.h"
@@ -20,10 +21,15 @@ namespace tandem {
 
 class Scheduler {
  public:
+  // TANDEM_DEFER_THRESHOLD=auto: copies are held only while the network is in use (the
+  // current or the last epoch posted network operations), from a size that follows the
+  // measured copy bandwidth (see adapt()).
+  static constexpr size_t kAutoThreshold = ~size_t{0} - 1;
   // `network`: the inter-node engine when PEs span nodes, else null.  `stats`: count what
   // stats() reports that costs a look at the network (TANDEM_STATS).
   void configure(size_t defer_threshold, ofi::Transport* network, bool stats = false) {
-    defer_threshold_ = defer_threshold;
+    auto_ = defer_threshold == kAutoThreshold;
+    defer_threshold_ = auto_ ? measure_auto_threshold() : defer_threshold;
     network_ = network;
     stats_ = stats;
     for (int t = 0; t < static_cast<int>(ofi::AtomicType::Count); ++t)
@@ -43,8 +49,33 @@ class Scheduler {
   // A put-with-signal: `data`, then the signal update at `signal`, which never overtakes
   // it.  An nbi one whose data is held back holds its signal back behind it.
   void put_signal(const char* call, const Op& data, const Target& signal, uint64_t value, bool add, bool nbi);
-  // Ops held back, not yet carried out.
-  size_t held() const { return deferred_.size(); }
+  // The threshold in force, and a line saying how it was chosen (SHMEM_INFO).
+  size_t defer_threshold() const { return defer_threshold_.load(std::memory_order_relaxed); }
+  std::string describe_threshold() const;
+  // Ops held back, not yet carried out: copies, and writes for the progress thread.
+  size_t held() const { return deferred_.size() + writes_.size(); }
+  // The progress thread's duties.  `pushes` (it has a core of its own): it pushes the
+  // network's writes out while the PE copies or computes; otherwise a held copy that runs
+  // while writes are in flight pushes them itself between its pieces.  `writes`
+  // (TANDEM_PROXY_WRITES): it posts the large nbi puts to other nodes (kProxyWriteMin bytes
+  // or more), which with tcp costs the poster the time to hand the data to the kernel, so
+  // the PE goes on at once.  `copies` (TANDEM_PROXY_COPIES): it runs the held copies as
+  // soon as they are held.  The thread calls run_held(); holding wakes it.
+  void set_progress_thread(bool pushes, bool writes, bool copies) {
+    thread_pushes_ = pushes;
+    proxy_writes_ = writes;
+    proxy_copies_ = copies;
+  }
+  bool proxy_writes() const { return proxy_writes_; }
+  bool proxy_copies() const { return proxy_copies_; }
+  // Whether the progress thread has Ops to run: held writes, or held copies with
+  // TANDEM_PROXY_COPIES.
+  bool proxy_work() const { return writes_.size() > 0 || (proxy_copies_ && deferred_.size() > 0); }
+  // The progress thread's share: the held writes, then (TANDEM_PROXY_COPIES) the copies.
+  void run_held(const char* call) {
+    writes_.drain([&](const Op& op) { post_write(call, op); });
+    if (proxy_copies_) drain(call);
+  }
 
   // What TANDEM_STATS=1 reports at finalize.
   struct Stats {
@@ -70,17 +101,55 @@ class Scheduler {
   void network_atomic(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,
                       const void* operand, const void* compare, void* result);
   // Whether an nbi `op` is held: a copy to a node peer (or this PE) of defer_threshold_
-  // bytes or more.
-  bool holds(const Op& op) const { return op.remote.mapped && op.bytes >= defer_threshold_; }
+  // bytes or more; with auto, only while the network is in use.
+  bool holds(const Op& op) const {
+    return op.remote.mapped && op.bytes >= defer_threshold_.load(std::memory_order_relaxed) &&
+           (!auto_ || network_used_.load(std::memory_order_relaxed) ||
+            epoch_network_ops_.load(std::memory_order_relaxed) > 0);
+  }
+  // A network operation was posted in this epoch (auto).
+  void note_network() {
+    if (auto_) epoch_network_ops_.fetch_add(1, std::memory_order_relaxed);
+  }
+  // The end of an epoch (quiet, fence): whether it used the network decides the next one's
+  // holding (auto).
+  void end_epoch() {
+    if (auto_) network_used_.store(epoch_network_ops_.exchange(0, std::memory_order_relaxed) > 0,
+                                   std::memory_order_relaxed);
+  }
+  // auto: the threshold from a copy of `bytes` that took `ns` (see kHoldCostRatio).
+  void adapt(size_t bytes, double ns);
+  size_t measure_auto_threshold();
   // Holds `op`, and `behind` right after it when given; runs the queue on this call site
   // once it grows past its bounds.
   void hold(const char* call, const Op& op, const Op* behind = nullptr);
   // Runs the held Ops, oldest first.
   void drain(const char* call);
+  // Copies a held Put or Get (auto: and learns from its speed).
+  void copy_held(const Op& op);
+  // The copy, in pieces with a push of the network between them while writes are in flight.
+  void copy_pieces(const Op& op);
+  void post_write(const char* call, const Op& op) {
+    network_->put(call, op.remote.pe, op.remote.segment, op.remote.offset, op.local, op.bytes, true);
+  }
+  // Posts the writes held for the progress thread that it has not posted yet (waiting for
+  // those it is posting).
+  void drain_writes(const char* call) {
+    writes_.drain([&](const Op& op) { post_write(call, op); });
+  }
   void update_signal(const char* call, const Target& signal, uint64_t value, bool add);
-  size_t defer_threshold_ = ~size_t{0};
+  std::atomic<size_t> defer_threshold_{~size_t{0}};
+  bool auto_ = false;
+  double copy_bytes_per_ns_ = 0;  // auto: measured at configure, then from held copies
+  double hold_ns_ = 0;            // auto: what holding one Op costs, measured at configure
+  std::atomic<bool> network_used_{false};        // auto: the last epoch posted network operations
+  std::atomic<uint64_t> epoch_network_ops_{0};   // auto: network operations posted in this one
   ofi::Transport* network_ = nullptr;
   bool stats_ = false;
+  bool proxy_copies_ = false;
+  bool proxy_writes_ = false;
+  bool thread_pushes_ = false;
+  OpQueue writes_;  // nbi puts to other nodes for the progress thread to post
   bool cpu_atomics_[static_cast<int>(ofi::AtomicType::Count)] = {true, true, true, true, true, true};
   OpQueue deferred_;
   std::atomic<uint64_t> held_bytes_{0};
@@ -96,7 +165,10 @@ T Scheduler::atomic(const char* call, const Target& remote, shm::AmoOp op, T ope
     // With a network, this type's atomics from other nodes are served by this PE's progress:
     // a PE that polls with atomics on its own memory (shmem_test_lock in a loop) must still
     // serve them, or their initiators, holding the lock, wait forever.
-    if (network_) network_->progress();
+    if (network_) {
+      network_->flush(call);
+      network_->progress();
+    }
     return shm::amo(op, reinterpret_cast<T*>(remote.mapped), operand, compare);
   }
   T result{};

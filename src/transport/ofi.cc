@@ -52,7 +52,7 @@ const char* atomic_type_name(AtomicType type) {
 
 void Transport::open(const char* call, const std::string& provider, char* const bases[kSegments],
                      const size_t sizes[kSegments], bool waitable, const std::string& netns,
-                     bool software_atomics) {
+                     bool software_atomics, bool coalesce) {
   if (!netns.empty()) {
     const int fd = ::open(netns.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0 || setns(fd, CLONE_NEWNET) != 0)
@@ -117,6 +117,8 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   provider_keys_ = (info_->domain_attr->mr_mode & FI_MR_PROV_KEY) != 0;
   max_message_ = info_->ep_attr->max_msg_size ? info_->ep_attr->max_msg_size : SIZE_MAX;
   inject_size_ = info_->tx_attr->inject_size;
+  coalesce_ = coalesce;
+  if (coalesce_ && !batches_) batches_.reset(new Batch[kBatches]);
 
   check(call, fi_fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
   check(call, fi_domain(fabric_, info_, &domain_, nullptr), "fi_domain");
@@ -239,6 +241,10 @@ void Transport::close() {
   fi_close(&fabric_->fid);
   fi_freeinfo(info_);
   inbox_.clear();
+  open_batch_ = nullptr;
+  batch_open_ = false;
+  run_pe_ = -1;
+  for (size_t i = 0; batches_ && i < kBatches; ++i) batches_[i].in_flight = false;
   for (int& fd : wake_pipe_)
     if (fd >= 0) {
       ::close(fd);
@@ -254,7 +260,14 @@ uint64_t Transport::remote_address(int pe, int segment, uint64_t offset) const {
   return virtual_addresses_ ? seg.base + offset : offset;
 }
 
-void Transport::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
+void Transport::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+                    bool coalesce) {
+  if (coalesce && coalesce_ && bytes <= kCoalescedPutMax) {
+    mark_written(pe);
+    if (absorb(call, pe, segment, offset, source, bytes)) return;
+  } else {
+    flush(call);
+  }
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   const char* from = static_cast<const char*>(source);
@@ -263,11 +276,13 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
   while (bytes > 0) {
     const size_t chunk = bytes < max_message_ ? bytes : max_message_;
     const uint64_t address = remote_address(pe, segment, offset);
-    writes_issued_.fetch_add(1, std::memory_order_acq_rel);
+    writes_issued_.fetch_add(1);  // sequentially consistent: see sleeping_
     post(call, "a write to", pe, backoff, [&] {
       return chunk <= inject_size_ ? fi_inject_write(ep_, from, chunk, peer, address, key)
                                    : fi_write(ep_, from, chunk, nullptr, peer, address, key, nullptr);
     });
+    // Data the provider may not have sent yet: wake a sleeping progress thread to push it.
+    if (chunk > inject_size_) wake_if_sleeping();
     from += chunk;
     offset += chunk;
     bytes -= chunk;
@@ -275,6 +290,7 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
 }
 
 void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
+  flush(call);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   char* to = static_cast<char*>(dest);
@@ -293,6 +309,7 @@ void Transport::get(const char* call, int pe, int segment, uint64_t offset, void
 
 void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
                        AtomicType type, const void* operand, const void* compare, void* result) {
+  flush(call);
   if (!native_[static_cast<int>(type)])
     return software_atomic(call, pe, segment, offset, op, type, operand, compare, result);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
@@ -331,11 +348,12 @@ void Transport::progress() {
     n = fi_cq_read(cq_, entries, 8);
   }
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
-  // Only receives complete into the CQ: software atomic requests and answers.
-  for (ssize_t i = 0; i < n; ++i) deliver(static_cast<Message*>(entries[i].op_context));
+  // Receives (software atomic requests and answers) and batches' writes complete into the CQ.
+  for (ssize_t i = 0; i < n; ++i)
+    if (!batch_completed(entries[i].op_context)) deliver(static_cast<Message*>(entries[i].op_context));
 }
 
-void Transport::wait_for_activity(int timeout_us) {
+void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
   // Sleep in poll() on the CQ's file descriptor without holding the lock, once fi_trywait
   // says nothing is pending; then progress under the lock.  Without a wait object, sleep
   // kPollSleepUs between progress calls: incoming operations wait at most that long, and
@@ -351,6 +369,13 @@ void Transport::wait_for_activity(int timeout_us) {
     timeout_us = kPollSleepUs;
   }
   if (!may_sleep) return;
+  if (busy) {
+    sleeping_.store(true);
+    if (busy()) {
+      sleeping_.store(false);
+      return;
+    }
+  }
   // Without a wait object the first entry is ignored (poll skips negative descriptors).
   pollfd fds[2] = {{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}};
   const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
@@ -359,6 +384,7 @@ void Transport::wait_for_activity(int timeout_us) {
     ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
     (void)ignored;
   }
+  sleeping_.store(false);
   progress();
 }
 
@@ -409,26 +435,33 @@ bool Transport::in_flight() {
     writes = fi_cntr_read(write_counter_);
     reads = fi_cntr_read(read_counter_);
   }
+  // What maybe_in_flight() and the waits look at: never more than the counters.
+  writes_done_seen_.store(writes, std::memory_order_release);
+  reads_done_seen_.store(reads, std::memory_order_release);
   return writes < writes_issued_.load(std::memory_order_acquire) ||
          reads < reads_issued_.load(std::memory_order_acquire) ||
          software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
 }
 
 void Transport::wait_reads(const char* call) {
+  flush(call);
   wait_counter(call, read_counter_, &reads_issued_, &reads_done_seen_, &read_errors_seen_);
 }
 
 void Transport::wait_writes(const char* call) {
+  flush(call);
   wait_counter(call, write_counter_, &writes_issued_, &writes_done_seen_, &write_errors_seen_);
 }
 
 void Transport::order_writes(const char* call) {
+  flush(call);
   progress();  // at least one turn, as in quiet()
   if (!ordered_) wait_writes(call);
   wait_software();
 }
 
 void Transport::quiet(const char* call) {
+  flush(call);
   // At least one turn of progress, also when nothing is outstanding: a program may poll
   // memory with quiet in a loop and rely on it for the operations that target this PE.
   progress();

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <cstddef>
 #include <cstdint>
@@ -47,9 +48,10 @@ class Transport {
   // threads started afterwards) live there; connections made before, such as PMIx's, stay.
   // `software_atomics`: every type takes the software atomic path, not only those the
   // provider lacks an operation for.
+  // `coalesce`: nbi puts may be coalesced (see put()).
   void open(const char* call, const std::string& provider, char* const bases[kSegments],
             const size_t sizes[kSegments], bool waitable, const std::string& netns,
-            bool software_atomics);
+            bool software_atomics, bool coalesce);
   // What peers need to reach this PE: endpoint address, keys and segment bases.
   std::string card() const;
   // Inserts every PE's address (cards indexed by PE, this one `my_pe`) and records its keys
@@ -64,7 +66,20 @@ class Transport {
 
   // Starts a write of `bytes` from `source` to (pe, segment, offset).  When it returns the
   // source may be reused if `bytes` <= inject size; otherwise only after quiet().
-  void put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
+  // `coalesce` (an nbi put, complete only at quiet): a small put that continues the previous
+  // one to the same PE and segment may be copied into an open batch, written as one
+  // message when the run of contiguous puts ends, the batch is full, or any other operation,
+  // wait or flush() comes (ofi_batch.cc).
+  void put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+           bool coalesce = false);
+  // Writes the open batch of coalesced puts, if any.
+  void flush(const char* call) {
+    if (batch_open_.load(std::memory_order_acquire)) flush_batch(call);
+  }
+  // The same when no put joined the open batch since the last call (a progress thread's).
+  void flush_if_idle();
+  // Puts carried in batches rather than as messages of their own.
+  uint64_t coalesced_puts() const { return coalesced_.load(std::memory_order_relaxed); }
   // Starts a read into `dest`, complete after quiet() (or wait_reads()).
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   // true: atomics on `type` are the provider's; false: they take the software path, where
@@ -85,15 +100,37 @@ class Transport {
   void wait_reads(const char* call);
   // Waits until the writes started so far have completed.
   void wait_writes(const char* call);
-  // Whether operations this PE started are still incomplete.
+  // Whether operations this PE started are still incomplete.  Reads the completion counters,
+  // which with tcp is also a turn of the provider's progress that pushes queued data out.
   bool in_flight();
+  // The same from what was last seen, without a provider call: false means every operation
+  // started so far has completed; true, that one may still be in flight.
+  bool maybe_in_flight() const {
+    return batch_open_.load() || writes_done_seen_.load(std::memory_order_acquire) < writes_issued_.load() ||
+           reads_done_seen_.load(std::memory_order_acquire) < reads_issued_.load() ||
+           software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
+  }
   // Drives the provider's progress (incoming RMA for manual-progress providers) and serves
   // the software atomics that arrived.
   void progress();
   // Drives progress, sleeping in the provider's wait object for up to `timeout_us` when
   // nothing happens (open() with `waitable`); wake() ends the sleep early.  A provider
   // without a wait object gets a short sleep (50 us) instead, so its caller polls.
-  void wait_for_activity(int timeout_us);
+  // The wait object wakes for incoming data, not for a socket that could take more outgoing
+  // data.  With `busy` (a progress thread with a core of its own, which keeps pushing writes
+  // out with push() while its PE computes or copies) the call returns at once while busy()
+  // says there is work, and a write too large to be injected, or wake_if_sleeping(), ends
+  // its sleep.
+  void wait_for_activity(int timeout_us, bool (*busy)() = nullptr);
+  // Ends a sleep in wait_for_activity() with `busy`, after work busy() reports was added.
+  void wake_if_sleeping() {
+    if (sleeping_.load() && sleeping_.exchange(false)) wake();
+  }
+  // One turn of progress that also reads the completion counters (see in_flight()).
+  void push() {
+    in_flight();
+    progress();
+  }
   void wake();
   size_t inject_size() const { return inject_size_; }
 
@@ -135,6 +172,36 @@ class Transport {
   void deliver(Message* slot);
   void wait_software();
 
+  // Coalesced puts (ofi_batch.cc).  A batch is written with its own completion, which frees
+  // it; a put finds no free batch only while kBatches are in flight, and then goes alone.
+  static constexpr size_t kBatchBytes = size_t{16} << 10;
+  static constexpr size_t kBatches = 8;
+  static constexpr size_t kCoalescedPutMax = 2048;  // larger puts always go alone
+  struct Batch {
+    int pe = -1;
+    int segment = 0;
+    uint64_t offset = 0;
+    size_t bytes = 0;
+    std::atomic<bool> in_flight{false};
+    alignas(64) char data[kBatchBytes];
+  };
+  // Takes the put into the open batch, or opens one for it; false: it goes alone (the open
+  // batch, if any, has been written first).
+  bool absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
+  void flush_batch(const char* call);
+  void write_batch(const char* call);  // the open batch; batch_mutex_ held
+  // progress(): a batch's write completed (true), or `context` is not a batch.
+  bool batch_completed(void* context);
+  bool coalesce_ = false;
+  std::unique_ptr<Batch[]> batches_;
+  Batch* open_batch_ = nullptr;
+  std::atomic<bool> batch_open_{false};
+  std::mutex batch_mutex_;  // taken before mutex_, never after
+  int run_pe_ = -1;         // the last put that could be coalesced ends at (pe, segment, end)
+  int run_segment_ = -1;
+  uint64_t run_end_ = 0;
+  std::atomic<uint64_t> coalesced_{0};
+  uint64_t coalesced_at_last_look_ = 0;  // flush_if_idle()'s
   std::string provider_;
   fi_info* info_ = nullptr;
   fid_fabric* fabric_ = nullptr;
@@ -166,6 +233,10 @@ class Transport {
   std::vector<int> dirty_;     // PEs written to since the last quiet (ordered mode)
   std::vector<uint8_t> dirty_flag_;
   int wake_pipe_[2] = {-1, -1};
+  // A thread sleeps in wait_for_activity() with `busy`.  Set before it asks busy() for the
+  // last time, read after work was added (a write counted as issued, say; both sequentially
+  // consistent), so new work never goes unnoticed by a thread about to sleep.
+  std::atomic<bool> sleeping_{false};
   // Operations are counted as issued before they are posted, so that a counter at least as
   // large as the issued count means every posted operation has completed.
   std::atomic<uint64_t> writes_issued_{0};

@@ -106,6 +106,9 @@ tandem_shmem_test(lock)
 tandem_shmem_test(thread_multiple)
 tandem_shmem_test(generic_c11)
 tandem_shmem_test(generic_cxx)
+# Runs of small nbi puts, coalesced across nodes (TANDEM_AGGREGATE, on in every other run).
+tandem_shmem_test(coalesce)
+tandem_shmem_test(coalesce_aggregate_off PROGRAM coalesce NP 2 ENV TANDEM_AGGREGATE=off)
 
 # Atomics in software (TANDEM_ATOMICS=software), the path for types on which the provider
 # lacks an operation: the target PE applies each one with a CPU atomic, and node peers use
@@ -133,7 +136,7 @@ set_tests_properties(busy_target_no_progress_thread PROPERTIES ENVIRONMENT "TAND
 
 # Intra-node nbi transfers held back until quiet/fence (TANDEM_DEFER_THRESHOLD, 8K in every
 # other run): completion and ordering must hold when every one is held, and when none is.
-foreach(program rma_types rma_sized order barrier signal globals thread_multiple generic_c11)
+foreach(program rma_types rma_sized order barrier signal globals thread_multiple generic_c11 coalesce)
   tandem_shmem_test(${program}_defer PROGRAM ${program} NP 2 4 ENV TANDEM_DEFER_THRESHOLD=1 ONE_NODE)
   tandem_shmem_test(${program}_defer_off PROGRAM ${program} NP 2 4 ENV TANDEM_DEFER_THRESHOLD=off ONE_NODE)
 endforeach()
@@ -143,9 +146,30 @@ add_test(stats_np4_nodes2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
          "Tandem stats: PE 0: [1-9][0-9]* nbi copies held back \\([0-9]+ bytes\\), [0-9]+ bytes of them copied while network transfers were in flight"
          -- "${OSHRUN}" --nodes 2 -n 4 "${TANDEM_SHMEM_BIN}/order")
 set_tests_properties(stats_np4_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90 ENVIRONMENT "TANDEM_STATS=1")
-# Deferred copies travel beside network operations in the mixed placement.
+# TANDEM_STATS=1 counts the puts that coalesce's runs carried in batches across nodes.
+add_test(stats_coalesce_np2_nodes2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
+         "Tandem stats: PE 0: .* [1-9][0-9]* small puts coalesced"
+         -- "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/coalesce")
+set_tests_properties(stats_coalesce_np2_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90 ENVIRONMENT "TANDEM_STATS=1")
+# Deferred copies travel beside network operations in the mixed placement; with auto, copies
+# are held only there (the network is in use), from a size that follows the copy bandwidth.
 tandem_shmem_test(order_defer_mixed PROGRAM order NP 4 ENV TANDEM_DEFER_THRESHOLD=1 LAUNCH_ARGS --nodes 2 ONE_NODE
                   LABELS internode)
+foreach(program rma_types rma_sized order barrier signal globals thread_multiple generic_c11 coalesce)
+  tandem_shmem_test(${program}_defer_auto PROGRAM ${program} NP 4 ENV TANDEM_DEFER_THRESHOLD=auto
+                    LAUNCH_ARGS --nodes 2 ONE_NODE LABELS internode)
+endforeach()
+
+# The progress thread's duties (TANDEM_PROXY_WRITES, TANDEM_PROXY_COPIES), which by default
+# only a thread with a core of its own takes on (these tests' PEs leave it none): forced on,
+# with every intra-node nbi copy held, so the thread posts the large puts to other nodes and
+# runs the copies while the PEs go on.
+set(T_ENV TANDEM_PROGRESS_THREAD=on TANDEM_PROXY_WRITES=on TANDEM_PROXY_COPIES=on TANDEM_DEFER_THRESHOLD=1)
+foreach(program order signal coalesce thread_multiple rma_types barrier)
+  tandem_shmem_run(${program}_proxy_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
+  tandem_shmem_run_sockets(${program}_proxy_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
+endforeach()
+unset(T_ENV)
 
 # SHMEM_DEBUG=1 adds bounds checks on every access: correct programs must not trip them.
 foreach(program rma_sized globals signal atomics p2p)

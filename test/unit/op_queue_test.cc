@@ -135,3 +135,25 @@ TEST(OpQueue, DrainWaitsForAnotherThreadsDrain) {
   slow.join();
   EXPECT_TRUE(q.empty());
 }
+
+TEST(Scheduler, AutoThresholdHoldsNothingWithoutANetwork) {
+  tandem::Scheduler s;
+  s.configure(tandem::Scheduler::kAutoThreshold, nullptr);
+  EXPECT_GE(s.defer_threshold(), size_t{1} << 10);
+  EXPECT_LE(s.defer_threshold(), size_t{1} << 20);
+  EXPECT_NE(s.describe_threshold().find("auto, now"), std::string::npos) << s.describe_threshold();
+  // All PEs share memory: nothing to overlap a copy with, so even a large one is done at once.
+  std::vector<char> from(size_t{4} << 20, 'x'), to(size_t{4} << 20, 0);
+  s.submit_nbi("test", Op{Op::Kind::Put, tandem::Target{to.data(), 0, 0, 0}, from.data(), from.size()});
+  EXPECT_EQ(s.held(), 0u);
+  EXPECT_EQ(to.back(), 'x');
+  s.quiet("test");
+}
+
+TEST(Scheduler, DescribesFixedThresholds) {
+  tandem::Scheduler s;
+  s.configure(8192, nullptr);
+  EXPECT_EQ(s.describe_threshold(), "8192 bytes");
+  s.configure(~size_t{0}, nullptr);
+  EXPECT_EQ(s.describe_threshold(), "off");
+}
