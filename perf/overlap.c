@@ -8,12 +8,16 @@
  * Per payload size, one epoch is:
  *  intra       a put_nbi of `size` bytes to each intra target, then quiet
  *  inter       the same to each inter target
- *  mix         the inter puts, then the intra puts, then quiet
+ *  mix         a put to every target in the order of their PE numbers (the node peers first,
+ *              as a loop over the PEs issues them), then quiet; with -R the inter puts first
  *  inter_work  inter, with a busy-wait compute phase between the puts and the quiet that
  *              lasts half of the inter epoch (work shorter than the network time)
  *  mix_work    mix with the same compute phase
  * With -S (origin-to-self traffic) every epoch that has intra puts also puts `size` bytes to
- * PE 0 itself, which is an intra-node transfer too.
+ * PE 0 itself, which is an intra-node transfer too, first (a PE's own block comes first).
+ * Without the scheduler a copy runs on its call site: in Mix, the inter-node puts that follow
+ * it wait for it; with the scheduler they are posted first and the copies run while they
+ * travel.  -R (inter puts first) is the order in which the two settings do the same.
  *
  * CSV metrics, per size: overlap_<series>_us, the epoch's time (one timer around the
  * iterations, divided by them).  perf/overlap.sh runs it with TANDEM_DEFER_THRESHOLD=off and
@@ -24,25 +28,38 @@
 enum { INTRA, INTER, MIX, INTER_WORK, MIX_WORK, SERIES };
 static const char* const names[SERIES] = {"intra", "inter", "mix", "inter_work", "mix_work"};
 
-static int intra[3], inter[3], n_intra, n_inter, to_self;
+static int intra[3], inter[3], n_intra, n_inter, to_self, inter_first;
+
+static void put_inter(char* dest, const char* source, size_t size) {
+  for (int k = 0; k < n_inter; ++k) shmem_putmem_nbi(dest, source, size, inter[k]);
+}
+
+static void put_intra(char* dest, const char* source, size_t size) {
+  if (to_self) shmem_putmem_nbi(dest + size, source, size, 0);
+  for (int k = 0; k < n_intra; ++k) shmem_putmem_nbi(dest, source, size, intra[k]);
+}
 
 static void epoch(int series, char* dest, const char* source, size_t size, uint64_t work_turns) {
-  const int with_inter = series != INTRA, with_intra = series == INTRA || series == MIX || series == MIX_WORK;
-  if (with_inter)
-    for (int k = 0; k < n_inter; ++k) shmem_putmem_nbi(dest, source, size, inter[k]);
-  if (with_intra) {
-    for (int k = 0; k < n_intra; ++k) shmem_putmem_nbi(dest, source, size, intra[k]);
-    if (to_self) shmem_putmem_nbi(dest + size, source, size, 0);
+  if (series == INTRA) {
+    put_intra(dest, source, size);
+  } else if (series == INTER || series == INTER_WORK) {
+    put_inter(dest, source, size);
+  } else if (inter_first) {
+    put_inter(dest, source, size);
+    put_intra(dest, source, size);
+  } else {
+    put_intra(dest, source, size);
+    put_inter(dest, source, size);
   }
   if (series == INTER_WORK || series == MIX_WORK) perf_spin(work_turns);
   shmem_quiet();
 }
 
 int main(int argc, char** argv) {
-  /* -S is ours; the rest are the common options. */
+  /* -S and -R are ours; the rest are the common options. */
   for (int i = 1; i < argc; ++i)
-    if (strcmp(argv[i], "-S") == 0) {
-      to_self = 1;
+    if (strcmp(argv[i], "-S") == 0 || strcmp(argv[i], "-R") == 0) {
+      *(argv[i][1] == 'S' ? &to_self : &inter_first) = 1;
       for (int j = i; j < argc - 1; ++j) argv[j] = argv[j + 1];
       --argc;
       --i;
@@ -71,8 +88,8 @@ int main(int argc, char** argv) {
     shmem_global_exit(1);
   }
   if (me == 0)
-    fprintf(stderr, "# overlap: %d intra-node and %d inter-node targets%s\n", n_intra, n_inter,
-            to_self ? ", plus PE 0 itself" : "");
+    fprintf(stderr, "# overlap: %d intra-node and %d inter-node targets%s; mix: %s first\n", n_intra, n_inter,
+            to_self ? ", plus PE 0 itself" : "", inter_first ? "inter" : "intra");
   char* source = me == 0 ? (char*)perf_alloc(o.max_size) : NULL;
   const double turns_per_us = me == 0 ? perf_spin_calibrate() : 0;
   double t[SERIES][PERF_MAX_REPS];

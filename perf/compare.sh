@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Runs one benchmark on 2 virtual nodes with two settings of an environment variable,
+# alternately, for some rounds, and reports per size and metric the median over the rounds
+# of each setting's best, the ratio B / A, and a plot per metric.  perf/overlap.sh uses it.
+# See perf/README.md.
+#
+# Usage: perf/compare.sh -e VAR=A,B [options] PROGRAM [-- options for PROGRAM]
+#   -e VAR=A,B the variable and its two settings, e.g. TANDEM_AGGREGATE=off,on
+#   -b BUILD   build folder (default: build at the top of the tree)
+#   -o DIR     results folder (default: perf/results/PROGRAM-<date>-<time>)
+#   -n ROUNDS  rounds, each running both settings (default 3)
+#   -p PES     PEs, half on each of the 2 virtual nodes (default 4)
+#   -S SHAPE   "RATE [DELAY]" for tc on every node's link (default "10gbit"), each virtual
+#              node in a network namespace of its own (test/netns/netns.sh, needs root);
+#              "loopback" runs without namespaces, over the host's loopback
+#   -R         report only: rebuild report.md and the plots of the results folder -o DIR
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+build="$top/build"
+out=""
+rounds=3
+pes=4
+shape="10gbit"
+setting=""
+report_only=0
+while getopts "e:b:o:n:p:S:Rh" opt; do
+  case "$opt" in
+    e) setting=$OPTARG ;;
+    b) build=$(cd "$OPTARG" && pwd) ;;
+    o) out=$OPTARG ;;
+    n) rounds=$OPTARG ;;
+    p) pes=$OPTARG ;;
+    S) shape=$OPTARG ;;
+    R) report_only=1 ;;
+    h) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+program=${1:?"compare.sh: name the program (perf/PROGRAM); -h for help"}
+shift
+[ "${1:-}" != "--" ] || shift
+var=${setting%%=*}
+values=${setting#*=}
+a=${values%%,*}
+b=${values#*,}
+[ -n "$var" ] && [ -n "$a" ] && [ -n "$b" ] && [ "$a" != "$values" ] ||
+  { echo "compare.sh: -e VAR=A,B is required (two settings)" >&2; exit 2; }
+out=${out:-"$here/results/$program-$(date +%Y%m%d-%H%M)"}
+mkdir -p "$out"
+
+if [ "$report_only" = 0 ]; then
+  [ -x "$build/perf/$program" ] || { echo "compare.sh: build perf/$program first (make -C $build perf)" >&2; exit 1; }
+  launch=("$build/tools/oshrun/oshrun" --nodes 2 -n "$pes")
+  if [ "$shape" != loopback ]; then
+    [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null || { echo "compare.sh: -S needs root and iproute2" >&2; exit 1; }
+    netns_sh="$top/test/netns/netns.sh"
+    export TANDEM_NETNS_TAG=$(($$ % 200 + 20)) TANDEM_NETNS_PES_PER_NODE=$((pes / 2))
+    read -r -a shape_args <<<"$shape"
+    trap 'bash "$netns_sh" down' EXIT
+    bash "$netns_sh" up 2 "${shape_args[@]}"
+    launch+=(-x TANDEM_NETNS_TAG -x TANDEM_NETNS_PES_PER_NODE bash "$netns_sh" pe)
+  fi
+  {
+    echo "date: $(date -Is)"
+    echo "program: $program $*"
+    echo "settings: $var=$a (A) and $var=$b (B), alternately, $rounds rounds"
+    echo "pes: $pes on 2 virtual nodes; network: $shape; provider: ${TANDEM_OFI_PROVIDER:-default}"
+    env | grep -E '^(TANDEM|SHMEM|PERF)_' | sort || true
+    uname -a
+  } >"$out/env.txt"
+  for ((r = 1; r <= rounds; r++)); do
+    for value in "$a" "$b"; do
+      echo "compare.sh: round $r/$rounds, $var=$value" >&2
+      env "$var=$value" timeout 900 "${launch[@]}" "$build/perf/$program" "$@" \
+        >"$out/round$r-$value.csv" 2>"$out/round$r-$value.err"
+    done
+  done
+fi
+
+# The report: per size and metric (the best of each run, not the _median lines), the median
+# over the rounds of each setting, and B / A.
+awk -F, -v a="$a" -v b="$b" -v var="$var" -v prog="$program" '
+  FNR == 1 { s = FILENAME; sub(/.*\/round[0-9]+-/, "", s); sub(/\.csv$/, "", s) }
+  /^#/ || $3 ~ /_median$/ || NF < 4 { next }
+  { k = s SUBSEP $1 SUBSEP $3; v[k, ++n[k]] = $4; if (!(($1, $3) in seen)) { seen[$1, $3] = 1; rows[++nr] = $1 SUBSEP $3 } }
+  function median(k,   i, j, t, c, x) {
+    c = n[k]; if (c == 0) return -1
+    for (i = 1; i <= c; i++) x[i] = v[k, i]
+    for (i = 2; i <= c; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
+    return c % 2 ? x[(c + 1) / 2] : (x[c / 2] + x[c / 2 + 1]) / 2
+  }
+  END {
+    printf "# %s with %s=%s (A) and %s=%s (B)\n\n", prog, var, a, var, b
+    print "Median over the rounds of each run'"'"'s best.\n"
+    printf "| size | metric | A: %s | B: %s | B / A |\n|---|---|---|---|---|\n", a, b
+    for (i = 1; i <= nr; i++) {
+      split(rows[i], f, SUBSEP)
+      x = median(a SUBSEP rows[i]); y = median(b SUBSEP rows[i])
+      ratio = (x > 0 && y >= 0) ? sprintf("%.3f", y / x) : "-"
+      printf "| %s | %s | %.4g | %.4g | %s |\n", f[1], f[2], x, y, ratio
+      print f[2], f[1], x, y > "/dev/stderr"
+    }
+  }' "$out"/round*-"$a".csv "$out"/round*-"$b".csv 2>"$out/medians.dat" >"$out/report.md"
+
+# A plot per metric: both settings against size (gnuplot, when it has a PNG terminal).
+if command -v gnuplot >/dev/null 2>&1 && gnuplot -e "set terminal" 2>&1 | grep -qw png; then
+  echo "" >>"$out/report.md"
+  for metric in $(awk '{ print $1 }' "$out/medians.dat" | sort -u); do
+    awk -v m="$metric" '$1 == m { print $2, $3, $4 }' "$out/medians.dat" | sort -n >"$out/$metric.dat"
+    gnuplot <<GNUPLOT
+set terminal png size 900,560 noenhanced
+set output '$out/$metric.png'
+set title '$program: $metric, $var=$a and $var=$b (median of the rounds)'
+set logscale xy
+set format y '%g'
+set xlabel 'size'
+set key top left box opaque
+set grid
+plot '$out/$metric.dat' using 1:2 with linespoints title '$var=$a', '' using 1:3 with linespoints title '$var=$b'
+GNUPLOT
+    rm -f "$out/$metric.dat"
+    echo "![$metric]($metric.png)" >>"$out/report.md"
+  done
+fi
+cat "$out/report.md"
+echo "results: $out" >&2

@@ -1,0 +1,172 @@
+/* Many small puts in one epoch: PE 0 issues N consecutive 8-byte shmem_putmem_nbi to one
+ * target PE, then one shmem_quiet, for N = 1, 2, 4, ... up to -N MAXOPS (default 16384).
+ * The targets, found with shmem_ptr, are the first PE of another node (inter: shmem_ptr
+ * returns NULL) and the first PE of PE 0's node (intra); a placement with no such PE is
+ * skipped with a note on stderr.  Run it on 2 nodes, e.g.
+ * `build/tools/oshrun/oshrun --nodes 2 -n 4 build/perf/many_ops` (on one node, `-n 2`, only
+ * intra is measured); the targets only wait (perf_solo_done), sleeping between polls unless
+ * PERF_SOLO_POLL=1.
+ *
+ * Per N, one epoch is:
+ *  inter          N puts to dest + 8*i (i = 0 .. N-1) of the inter target, then quiet
+ *  intra          the same to the intra target
+ *  inter_strided  N puts to dest + 16*i of the inter target, then quiet: puts to
+ *                 non-contiguous addresses, which an aggregation layer must not merge
+ *                 (the control series)
+ * Each put reads its own 8 bytes, source + 8*i.  After the timed loops of each N, every
+ * series is checked once, outside the timing: the target clears its words, PE 0 runs one
+ * epoch whose word i carries (N << 20) + i + series, and after a barrier the target checks
+ * the words, the gaps between the strided ones and the word after the contiguous ones; a
+ * mismatch ends the job (shmem_global_exit(1)) with a message naming N, the series and the
+ * index.
+ *
+ * CSV metrics, per N (the size column holds N, the number of puts per epoch, not bytes):
+ * many_ops_<series>_us, the epoch's time (one timer around the iterations, divided by them),
+ * and many_ops_<series>_per_op_ns, the same divided by N, in nanoseconds.  -N MAXOPS sets the
+ * largest N (the sizes -m and -M play no part); the other common options (-r, -i, -x, -P)
+ * keep their meaning.  The comparison script runs it with TANDEM_AGGREGATE=off and with
+ * TANDEM_AGGREGATE=on and compares the two settings series by series. */
+#include "perf_shmem.h"
+
+enum { INTER, INTRA, INTER_STRIDED, SERIES };
+static const char* const names[SERIES] = {"inter", "intra", "inter_strided"};
+static const long strides[SERIES] = {1, 1, 2}; /* in 8-byte words */
+
+/* Symmetric: PE 0 sends every PE its targets (-1: none), as seen by PE 0's shmem_ptr. */
+static int target[SERIES];
+
+static void epoch(int64_t* dest, const int64_t* source, long n, long stride, int pe) {
+  for (long i = 0; i < n; ++i) shmem_putmem_nbi(dest + i * stride, source + i, sizeof(int64_t), pe);
+  shmem_quiet();
+}
+
+static int64_t pattern(long n, long i, int series) { return ((int64_t)n << 20) + i + series; }
+
+/* One checked epoch of `series` with `n` puts (every PE calls it). */
+static void verify(int me, int series, int64_t* dest, int64_t* source, long n) {
+  const int pe = target[series];
+  const long stride = strides[series];
+  const long words = stride == 1 ? n + 1 : stride * n; /* the last word stays 0 */
+  if (me == pe) memset(dest, 0, (size_t)words * sizeof(int64_t));
+  shmem_barrier_all();
+  if (me == 0) {
+    for (long i = 0; i < n; ++i) source[i] = pattern(n, i, series);
+    epoch(dest, source, n, stride, pe);
+  }
+  shmem_barrier_all();
+  if (me != pe) return;
+  for (long w = 0; w < words; ++w) {
+    const int64_t want = w % stride == 0 && w / stride < n ? pattern(n, w / stride, series) : 0;
+    if (dest[w] != want) {
+      fprintf(stderr, "# many_ops: verification failed on PE %d: N %ld, %s, word %ld (put %ld): %lld, expected %lld\n",
+              me, n, names[series], w, w % stride == 0 ? w / stride : -1L, (long long)dest[w], (long long)want);
+      shmem_global_exit(1);
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  /* -N MAXOPS (or -NMAXOPS) is ours; the rest are the common options. */
+  long max_ops = 16384;
+  for (int i = 1; i < argc; ++i) {
+    int used = 0;
+    if (strcmp(argv[i], "-N") == 0) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "# many_ops: -N needs a count\n");
+        return 2;
+      }
+      max_ops = atol(argv[i + 1]);
+      used = 2;
+    } else if (strncmp(argv[i], "-N", 2) == 0) {
+      max_ops = atol(argv[i] + 2);
+      used = 1;
+    } else if (strcmp(argv[i], "-h") == 0) {
+      perf_usage(argv[0]);
+      fprintf(stderr, "  -N MAXOPS: the largest number of puts per epoch (default 16384); -m and -M are ignored\n");
+      return 0;
+    }
+    if (used) {
+      for (int j = i; j + used < argc; ++j) argv[j] = argv[j + used];
+      argc -= used;
+      --i;
+    }
+  }
+  if (max_ops < 1) {
+    fprintf(stderr, "# many_ops: -N must be at least 1\n");
+    return 2;
+  }
+  struct perf_opts o = perf_defaults();
+  perf_parse(argc, argv, &o);
+  /* The header's sizes: the bytes of the smallest and the largest epoch. */
+  o.min_size = sizeof(int64_t);
+  o.max_size = (size_t)max_ops * sizeof(int64_t);
+  const int me = perf_shmem_start("many_ops", &o);
+  const int npes = shmem_n_pes();
+  const size_t words = 2 * (size_t)max_ops; /* the strided series reaches word 2 * max_ops - 2 */
+  int64_t* dest = (int64_t*)shmem_malloc(words * sizeof(int64_t));
+  if (dest == NULL) {
+    fprintf(stderr, "# shmem_malloc(%zu) failed: raise SHMEM_SYMMETRIC_SIZE or lower -N\n", words * sizeof(int64_t));
+    shmem_global_exit(1);
+  }
+  memset(dest, 0, words * sizeof(int64_t));
+  if (me == 0) {
+    target[INTER] = target[INTRA] = -1;
+    for (int pe = 1; pe < npes; ++pe) {
+      if (shmem_ptr(dest, pe) == NULL) {
+        if (target[INTER] < 0) target[INTER] = pe;
+      } else if (target[INTRA] < 0) {
+        target[INTRA] = pe;
+      }
+    }
+    target[INTER_STRIDED] = target[INTER];
+    for (int pe = 1; pe < npes; ++pe) shmem_int_put(target, target, SERIES, pe);
+    shmem_quiet();
+    printf("# many_ops: the size column is N, the 8-byte puts per epoch (1, 2, 4, ... up to %ld)\n", max_ops);
+    fflush(stdout);
+    if (target[INTER] < 0)
+      fprintf(stderr, "# many_ops: no PE on another node: inter and inter_strided skipped (run on 2 nodes, "
+                      "e.g. oshrun --nodes 2 -n 4)\n");
+    if (target[INTRA] < 0) fprintf(stderr, "# many_ops: no other PE on PE 0's node: intra skipped\n");
+    fprintf(stderr, "# many_ops: inter target PE %d, intra target PE %d (-1: none)\n", target[INTER], target[INTRA]);
+  }
+  shmem_barrier_all();
+  int64_t* source = me == 0 ? (int64_t*)perf_alloc((size_t)max_ops * sizeof(int64_t)) : NULL;
+  double t[SERIES][PERF_MAX_REPS], per_op[PERF_MAX_REPS];
+
+  for (long ops = 1; ops <= max_ops; ops <<= 1) {
+    const size_t bytes = (size_t)ops * sizeof(int64_t);
+    const long n = perf_iterations(&o, bytes, 128.0 * PERF_KIB, 5, 2000);
+    for (int r = 0; r < o.reps; ++r) {
+      for (int series = 0; series < SERIES; ++series) {
+        if (target[series] < 0) continue;
+        shmem_barrier_all();
+        if (me == 0) {
+          epoch(dest, source, ops, strides[series], target[series]); /* warm-up */
+          const double t0 = perf_now_us();
+          for (long i = 0; i < n; ++i) epoch(dest, source, ops, strides[series], target[series]);
+          t[series][r] = (perf_now_us() - t0) / (double)n;
+        }
+        perf_solo_done(me);
+      }
+    }
+    for (int series = 0; series < SERIES; ++series)
+      if (target[series] >= 0) verify(me, series, dest, source, ops);
+    shmem_barrier_all(); /* a failed check ends the job before the figures are written */
+    if (me == 0) {
+      char metric[64];
+      for (int series = 0; series < SERIES; ++series) {
+        if (target[series] < 0) continue;
+        snprintf(metric, sizeof metric, "many_ops_%s_us", names[series]);
+        perf_emit((size_t)ops, n, metric, t[series], o.reps, 1);
+        for (int r = 0; r < o.reps; ++r) per_op[r] = t[series][r] * 1e3 / (double)ops;
+        snprintf(metric, sizeof metric, "many_ops_%s_per_op_ns", names[series]);
+        perf_emit((size_t)ops, n, metric, per_op, o.reps, 1);
+      }
+    }
+  }
+  shmem_barrier_all();
+  free(source);
+  shmem_free(dest);
+  shmem_finalize();
+  return 0;
+}
