@@ -213,6 +213,12 @@ void Scheduler::put_signal(const char* call, const Op& data, const Target& signa
     update.signal_add = add;
     return hold(call, data, &update);
   }
+  if (nbi && !data.remote.mapped) {
+    note_network();
+    const Target& t = data.remote;
+    return network_->put_signal_nbi(call, t.pe, t.segment, t.offset, data.local, data.bytes, signal.segment,
+                                    signal.offset, value, add);
+  }
   submit(call, data);
   if (!data.remote.mapped) complete_puts(call);
   update_signal(call, signal, value, add);

@@ -348,9 +348,13 @@ void Transport::progress() {
     n = fi_cq_read(cq_, entries, 8);
   }
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
-  // Receives (software atomic requests and answers) and batches' writes complete into the CQ.
-  for (ssize_t i = 0; i < n; ++i)
-    if (!batch_completed(entries[i].op_context)) deliver(static_cast<Message*>(entries[i].op_context));
+  // Receives (software atomic requests and answers), batches' writes and put_signal_nbi's
+  // data writes complete into the CQ.
+  for (ssize_t i = 0; i < n; ++i) {
+    void* context = entries[i].op_context;
+    if (!batch_completed(context) && !signal_data_landed(context)) deliver(static_cast<Message*>(context));
+  }
+  if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();
 }
 
 void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
@@ -455,6 +459,7 @@ void Transport::wait_writes(const char* call) {
 
 void Transport::order_writes(const char* call) {
   flush(call);
+  wait_signals();
   progress();  // at least one turn, as in quiet()
   if (!ordered_) wait_writes(call);
   wait_software();
@@ -462,6 +467,7 @@ void Transport::order_writes(const char* call) {
 
 void Transport::quiet(const char* call) {
   flush(call);
+  wait_signals();  // every signal posted: the waits below then cover them
   // At least one turn of progress, also when nothing is outstanding: a program may poll
   // memory with quiet in a loop and rely on it for the operations that target this PE.
   progress();

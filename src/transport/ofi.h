@@ -92,6 +92,12 @@ class Transport {
   void atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
               const void* operand, const void* compare, void* result);
 
+  // A put of `bytes` to (pe, segment, offset), then an update of the 64-bit signal at
+  // (pe, signal_segment, signal_offset): set to `value`, or `add` it.  The signal never
+  // arrives before the data; both are complete after quiet(), ordered by order_writes(), and
+  // the call returns at once (ofi_signal.cc).
+  void put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+                      int signal_segment, uint64_t signal_offset, uint64_t value, bool add);
   // Completes every operation started so far.
   void quiet(const char* call);
   // Makes writes and atomics started so far land before any started afterwards (to any PE).
@@ -106,7 +112,7 @@ class Transport {
   // The same from what was last seen, without a provider call: false means every operation
   // started so far has completed; true, that one may still be in flight.
   bool maybe_in_flight() const {
-    return batch_open_.load() || writes_done_seen_.load(std::memory_order_acquire) < writes_issued_.load() ||
+    return batch_open_.load() || signals_pending_.load() > 0 || writes_done_seen_.load(std::memory_order_acquire) < writes_issued_.load() ||
            reads_done_seen_.load(std::memory_order_acquire) < reads_issued_.load() ||
            software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
   }
@@ -192,6 +198,16 @@ class Transport {
   void write_batch(const char* call);  // the open batch; batch_mutex_ held
   // progress(): a batch's write completed (true), or `context` is not a batch.
   bool batch_completed(void* context);
+  // put_signal_nbi's data writes (ofi_signal.cc).  progress(): a piece of a signal's data
+  // landed (true), or `context` is a receive buffer; post_ready_signals() posts the signals
+  // whose data has landed, wait_signals() waits until none is left to post.
+  struct PendingSignal;
+  bool signal_data_landed(void* context);
+  void post_ready_signals();
+  void wait_signals();
+  std::atomic<uint64_t> signals_pending_{0};
+  std::mutex signals_mutex_;
+  std::vector<PendingSignal*> signals_ready_;
   bool coalesce_ = false;
   std::unique_ptr<Batch[]> batches_;
   Batch* open_batch_ = nullptr;

@@ -1,6 +1,6 @@
-// Transport::post, shared by the files of the inter-node engine.  Every wait loop there
-// calls progress() itself and pauses with a Backoff that does not (Backoff(nullptr)): one
-// turn of progress per turn of the loop.
+// Transport::post and Transport::progress_until, shared by the files of the inter-node
+// engine.  Every wait loop there calls progress() itself and pauses with a Backoff that does
+// not (Backoff(nullptr)): one turn of progress per turn of the loop.
 #pragma once
 
 #include <rdma/fabric.h>
@@ -27,6 +27,15 @@ void Transport::post(const char* call, const char* what, int pe, Backoff& backof
     backoff.pause();
   }
   if (rc != 0) fatal(call, "libfabric: %s PE %d failed: %s", what, pe, fi_strerror(static_cast<int>(-rc)));
+}
+
+template <typename Ready>
+void Transport::progress_until(Ready ready) {
+  Backoff backoff(nullptr);
+  while (!ready()) {
+    progress();
+    backoff.pause();
+  }
 }
 
 }  // namespace tandem::ofi

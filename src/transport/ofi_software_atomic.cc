@@ -50,15 +50,6 @@ uint64_t apply(AtomicOp op, AtomicType type, void* at, uint64_t operand, uint64_
 
 }  // namespace
 
-template <typename Ready>
-void Transport::progress_until(Ready ready) {
-  Backoff backoff(nullptr);
-  while (!ready()) {
-    progress();
-    backoff.pause();
-  }
-}
-
 // Where a fetching software atomic's answer lands; it lives on the initiator's stack until
 // `answered`.
 struct Transport::Reply {
