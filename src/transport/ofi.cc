@@ -289,6 +289,27 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
   }
 }
 
+void Transport::write_with_completion(const char* call, int pe, int segment, uint64_t offset, const void* source,
+                                      size_t bytes, void* context) {
+  iovec iov{const_cast<void*>(source), bytes};
+  fi_rma_iov rma{remote_address(pe, segment, offset), bytes,
+                 peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key};
+  fi_msg_rma msg{};
+  msg.msg_iov = &iov;
+  msg.iov_count = 1;
+  msg.addr = peer_address_[static_cast<size_t>(pe)];
+  msg.rma_iov = &rma;
+  msg.rma_iov_count = 1;
+  msg.context = context;
+  // Flags replace the endpoint's op_flags: ask for delivery-complete again where quiet
+  // counts on it.
+  const uint64_t flags = FI_COMPLETION | (ordered_ ? 0 : FI_DELIVERY_COMPLETE);
+  writes_issued_.fetch_add(1);  // sequentially consistent: see sleeping_
+  Backoff backoff(nullptr);
+  post(call, "a write to", pe, backoff, [&] { return fi_writemsg(ep_, &msg, flags); });
+  if (bytes > inject_size_) wake_if_sleeping();
+}
+
 void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
   flush(call);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];

@@ -191,6 +191,10 @@ class Transport {
     std::atomic<bool> in_flight{false};
     alignas(64) char data[kBatchBytes];
   };
+  // Posts one write (no larger than the provider's largest message) whose completion comes
+  // to the CQ with `context` (progress() hands it on), counted like every write.
+  void write_with_completion(const char* call, int pe, int segment, uint64_t offset, const void* source,
+                             size_t bytes, void* context);
   // Takes the put into the open batch, or opens one for it; false: it goes alone (the open
   // batch, if any, has been written first).
   bool absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);

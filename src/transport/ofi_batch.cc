@@ -59,30 +59,19 @@ bool Transport::absorb(const char* call, int pe, int segment, uint64_t offset, c
 void Transport::write_batch(const char* call) {
   Batch* b = open_batch_;
   open_batch_ = nullptr;
-  b->in_flight.store(true, std::memory_order_release);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(b->pe)];
-  iovec iov{b->data, b->bytes};
-  fi_rma_iov rma{remote_address(b->pe, b->segment, b->offset), b->bytes,
-                 peer_segment_[static_cast<size_t>(b->pe) * kSegments + static_cast<size_t>(b->segment)].key};
-  fi_msg_rma msg{};
-  msg.msg_iov = &iov;
-  msg.iov_count = 1;
-  msg.addr = peer;
-  msg.rma_iov = &rma;
-  msg.rma_iov_count = 1;
-  msg.context = b;
-  // Flags replace the endpoint's op_flags: ask for delivery-complete again where quiet
-  // counts on it, and for a completion entry, which frees the batch.
-  const uint64_t flags = FI_COMPLETION | (ordered_ ? 0 : FI_DELIVERY_COMPLETE);
-  writes_issued_.fetch_add(1);
-  Backoff backoff(nullptr);
-  if (b->bytes <= inject_size_) {  // the provider copies it: the batch is free at once
-    post(call, "a write to", b->pe, backoff,
-         [&] { return fi_inject_write(ep_, b->data, b->bytes, peer, rma.addr, rma.key); });
-    b->in_flight.store(false, std::memory_order_release);
+  if (b->bytes <= inject_size_) {  // the provider copies it: the batch stays free
+    const uint64_t address = remote_address(b->pe, b->segment, b->offset);
+    const uint64_t key = peer_segment_[static_cast<size_t>(b->pe) * kSegments + static_cast<size_t>(b->segment)].key;
+    writes_issued_.fetch_add(1);
+    Backoff backoff(nullptr);
+    post(call, "a write to", b->pe, backoff, [&] {
+      return fi_inject_write(ep_, b->data, b->bytes, peer_address_[static_cast<size_t>(b->pe)], address, key);
+    });
   } else {
-    post(call, "a write to", b->pe, backoff, [&] { return fi_writemsg(ep_, &msg, flags); });
+    b->in_flight.store(true, std::memory_order_release);
+    write_with_completion(call, b->pe, b->segment, b->offset, b->data, b->bytes, b);
   }
+  // Only now: a flush() that sees no open batch must find this one's write counted.
   batch_open_.store(false, std::memory_order_release);
 }
 

@@ -4,10 +4,6 @@
 // writes, the data goes as writes with a completion each (context: a PendingSignal), and the
 // signal is posted by the progress that sees the last of them complete: the PE goes on at
 // once, and quiet and fence wait until every pending signal has been posted.
-#include <rdma/fabric.h>
-#include <rdma/fi_rma.h>
-
-#include "core/backoff.h"
 #include "transport/ofi.h"
 #include "transport/ofi_post.h"
 
@@ -34,25 +30,10 @@ void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t o
   const size_t pieces = bytes / max_message_ + (bytes % max_message_ != 0);  // max_message_ may be SIZE_MAX
   auto* pending = new PendingSignal{pe, signal_segment, signal_offset, value, add, pieces};
   signals_pending_.fetch_add(1);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   const char* from = static_cast<const char*>(source);
-  Backoff backoff(nullptr);
   while (bytes > 0) {
     const size_t chunk = bytes < max_message_ ? bytes : max_message_;
-    iovec iov{const_cast<char*>(from), chunk};
-    fi_rma_iov rma{remote_address(pe, segment, offset), chunk, key};
-    fi_msg_rma msg{};
-    msg.msg_iov = &iov;
-    msg.iov_count = 1;
-    msg.addr = peer;
-    msg.rma_iov = &rma;
-    msg.rma_iov_count = 1;
-    msg.context = pending;
-    writes_issued_.fetch_add(1);
-    post(call, "a write to", pe, backoff,
-         [&] { return fi_writemsg(ep_, &msg, FI_COMPLETION | FI_DELIVERY_COMPLETE); });
-    if (chunk > inject_size_) wake_if_sleeping();
+    write_with_completion(call, pe, segment, offset, from, chunk, pending);
     from += chunk;
     offset += chunk;
     bytes -= chunk;
