@@ -119,10 +119,11 @@ void Scheduler::submit(const char* call, const Op& op) {
 }
 
 // The held queue's bounds.  Holding a copy pays off only while network operations are in
-// flight to overlap with it, or may still come before the next quiet.  Past kHoldSoftLimit
-// bytes the queue is run on the next nbi call site that finds the network idle (nothing
-// to overlap with now, and the quiet it would otherwise lengthen); past kHoldHardLimit it is
-// run whatever the network does, so that held descriptors and a quiet's work stay bounded.
+// flight to overlap with it, or may still come before the next quiet (this epoch or the
+// last one used the network).  Past kHoldSoftLimit bytes the queue is run on the next nbi
+// call site that finds neither (nothing to overlap with, and the quiet it would otherwise
+// lengthen); past kHoldHardLimit it is run whatever the network does, so that held
+// descriptors and a quiet's work stay bounded.
 constexpr uint64_t kHoldSoftLimit = uint64_t{16} << 20;
 constexpr uint64_t kHoldHardLimit = uint64_t{64} << 20;
 
@@ -134,7 +135,8 @@ void Scheduler::hold(const char* call, const Op& op, const Op* behind) {
   deferred_bytes_.fetch_add(op.bytes, std::memory_order_relaxed);
   if (proxy_copies_) network_->wake_if_sleeping();
   const uint64_t held = held_bytes_.load(std::memory_order_relaxed);
-  if (held >= kHoldHardLimit || (held >= kHoldSoftLimit && !(network_ && network_->in_flight()))) {
+  if (held >= kHoldHardLimit ||
+      (held >= kHoldSoftLimit && !(network_ && (network_in_use() || network_->in_flight())))) {
     early_drains_.fetch_add(1, std::memory_order_relaxed);
     drain(call);
   }

@@ -104,18 +104,19 @@ class Scheduler {
   // bytes or more; with auto, only while the network is in use.
   bool holds(const Op& op) const {
     return op.remote.mapped && op.bytes >= defer_threshold_.load(std::memory_order_relaxed) &&
-           (!auto_ || network_used_.load(std::memory_order_relaxed) ||
-            epoch_network_ops_.load(std::memory_order_relaxed) > 0);
+           (!auto_ || network_in_use());
   }
-  // A network operation was posted in this epoch (auto).
-  void note_network() {
-    if (auto_) epoch_network_ops_.fetch_add(1, std::memory_order_relaxed);
-  }
-  // The end of an epoch (quiet, fence): whether it used the network decides the next one's
-  // holding (auto).
+  // A network operation was posted in this epoch.
+  void note_network() { epoch_network_ops_.fetch_add(1, std::memory_order_relaxed); }
+  // The end of an epoch (quiet, fence): whether it used the network tells whether the next
+  // one may (auto's holding, the queue's soft bound).
   void end_epoch() {
-    if (auto_) network_used_.store(epoch_network_ops_.exchange(0, std::memory_order_relaxed) > 0,
-                                   std::memory_order_relaxed);
+    network_used_.store(epoch_network_ops_.exchange(0, std::memory_order_relaxed) > 0, std::memory_order_relaxed);
+  }
+  // This epoch or the last one posted network operations, or writes wait for the thread.
+  bool network_in_use() const {
+    return network_used_.load(std::memory_order_relaxed) || epoch_network_ops_.load(std::memory_order_relaxed) > 0 ||
+           writes_.size() > 0;
   }
   // auto: the threshold from a copy of `bytes` that took `ns` (see kHoldCostRatio).
   void adapt(size_t bytes, double ns);
@@ -142,8 +143,8 @@ class Scheduler {
   bool auto_ = false;
   double copy_bytes_per_ns_ = 0;  // auto: measured at configure, then from held copies
   double hold_ns_ = 0;            // auto: what holding one Op costs, measured at configure
-  std::atomic<bool> network_used_{false};        // auto: the last epoch posted network operations
-  std::atomic<uint64_t> epoch_network_ops_{0};   // auto: network operations posted in this one
+  std::atomic<bool> network_used_{false};        // the last epoch posted network operations
+  std::atomic<uint64_t> epoch_network_ops_{0};   // network operations posted in this one
   ofi::Transport* network_ = nullptr;
   bool stats_ = false;
   bool proxy_copies_ = false;
