@@ -145,12 +145,15 @@ endforeach()
 add_test(stats_np4_nodes2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
          "Tandem stats: PE 0: [1-9][0-9]* nbi copies held back \\([0-9]+ bytes\\), [0-9]+ bytes of them copied while network transfers were in flight"
          -- "${OSHRUN}" --nodes 2 -n 4 "${TANDEM_SHMEM_BIN}/order")
-set_tests_properties(stats_np4_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90 ENVIRONMENT "TANDEM_STATS=1")
+# The threshold is set, not inherited: the suite also runs with TANDEM_DEFER_THRESHOLD=off.
+set_tests_properties(stats_np4_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90
+                     ENVIRONMENT "TANDEM_STATS=1;TANDEM_DEFER_THRESHOLD=8K")
 # TANDEM_STATS=1 counts the puts that coalesce's runs carried in batches across nodes.
 add_test(stats_coalesce_np2_nodes2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
          "Tandem stats: PE 0: .* [1-9][0-9]* small puts coalesced"
          -- "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/coalesce")
-set_tests_properties(stats_coalesce_np2_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90 ENVIRONMENT "TANDEM_STATS=1")
+set_tests_properties(stats_coalesce_np2_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90
+                     ENVIRONMENT "TANDEM_STATS=1;TANDEM_AGGREGATE=on")
 # Deferred copies travel beside network operations in the mixed placement; with auto, copies
 # are held only there (the network is in use), from a size that follows the copy bandwidth.
 tandem_shmem_test(order_defer_mixed PROGRAM order NP 4 ENV TANDEM_DEFER_THRESHOLD=1 LAUNCH_ARGS --nodes 2 ONE_NODE
