@@ -152,10 +152,7 @@ void runtime_init(const char* call, int requested_threads) {
     network->open(call, r.config.ofi_provider, bases, sizes, proxy, r.config.netns,
                   r.config.software_atomics, r.config.aggregate);
     network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()), r.my_pe);
-    r.progress = [] {
-      network_transport().flush("progress");  // a PE that waits must not hold its own puts
-      network_transport().progress();
-    };
+    r.progress = [] { network_transport().poll("progress"); };
     // The progress thread's duties (TANDEM_PROXY_*: auto gives them to a thread with a core
     // of its own), set before it starts.
     const bool own_core = proxy && spare >= 0;
@@ -230,7 +227,7 @@ void runtime_finalize(const char* call) {
     r.progress = nullptr;
     progress_thread().stop();
     scheduler().configure(~size_t{0}, nullptr);
-    scheduler().set_progress_thread(false, false, false);  // before the thread stops
+    scheduler().set_progress_thread(false, false, false);
     network_transport().close();
   }
   r.initialized = false;

@@ -179,11 +179,11 @@ void Scheduler::copy_held(const Op& op) {
 void Scheduler::copy_pieces(const Op& op) {
   if (thread_pushes_ || !network_ || op.bytes <= kCopyPiece || !network_->maybe_in_flight()) return copy(op);
   for (size_t done = 0; done < op.bytes; done += kCopyPiece) {
-    const size_t n = op.bytes - done < kCopyPiece ? op.bytes - done : kCopyPiece;
-    char* remote = static_cast<char*>(op.remote.mapped) + done;
-    char* local = static_cast<char*>(op.local) + done;
-    if (op.kind == Op::Kind::Put) shm::copy(remote, local, n);
-    else shm::copy(local, remote, n);
+    Op piece = op;
+    piece.remote.mapped += done;
+    piece.local = static_cast<char*>(op.local) + done;
+    piece.bytes = op.bytes - done < kCopyPiece ? op.bytes - done : kCopyPiece;
+    copy(piece);
     if (network_->maybe_in_flight()) network_->push();
   }
 }

@@ -73,7 +73,7 @@ class Scheduler {
   bool proxy_work() const { return writes_.size() > 0 || (proxy_copies_ && deferred_.size() > 0); }
   // The progress thread's share: the held writes, then (TANDEM_PROXY_COPIES) the copies.
   void run_held(const char* call) {
-    writes_.drain([&](const Op& op) { post_write(call, op); });
+    drain_writes(call);
     if (proxy_copies_) drain(call);
   }
 
@@ -166,10 +166,7 @@ T Scheduler::atomic(const char* call, const Target& remote, shm::AmoOp op, T ope
     // With a network, this type's atomics from other nodes are served by this PE's progress:
     // a PE that polls with atomics on its own memory (shmem_test_lock in a loop) must still
     // serve them, or their initiators, holding the lock, wait forever.
-    if (network_) {
-      network_->flush(call);
-      network_->progress();
-    }
+    if (network_) network_->poll(call);
     return shm::amo(op, reinterpret_cast<T*>(remote.mapped), operand, compare);
   }
   T result{};

@@ -76,6 +76,12 @@ class Transport {
   void flush(const char* call) {
     if (batch_open_.load(std::memory_order_acquire)) flush_batch(call);
   }
+  // What a PE that waits does for the network each turn: write the open batch (it must not
+  // hold its own puts) and drive progress.  A progress thread calls progress() instead.
+  void poll(const char* call) {
+    flush(call);
+    progress();
+  }
   // The same when no put joined the open batch since the last call (a progress thread's).
   void flush_if_idle();
   // Puts carried in batches rather than as messages of their own.
@@ -112,7 +118,8 @@ class Transport {
   // The same from what was last seen, without a provider call: false means every operation
   // started so far has completed; true, that one may still be in flight.
   bool maybe_in_flight() const {
-    return batch_open_.load() || signals_pending_.load() > 0 || writes_done_seen_.load(std::memory_order_acquire) < writes_issued_.load() ||
+    return batch_open_.load() || signals_pending_.load() > 0 ||
+           writes_done_seen_.load(std::memory_order_acquire) < writes_issued_.load() ||
            reads_done_seen_.load(std::memory_order_acquire) < reads_issued_.load() ||
            software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
   }
@@ -191,6 +198,9 @@ class Transport {
     std::atomic<bool> in_flight{false};
     alignas(64) char data[kBatchBytes];
   };
+  // Posts one write (no larger than the provider's largest message), injected when small
+  // enough, counted; no flush, no coalescing.
+  void write(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
   // Posts one write (no larger than the provider's largest message) whose completion comes
   // to the CQ with `context` (progress() hands it on), counted like every write.
   void write_with_completion(const char* call, int pe, int segment, uint64_t offset, const void* source,

@@ -10,14 +10,9 @@
 // open batch first, so puts keep their order and a PE that waits for an answer to its puts
 // never waits on a batch it holds itself.  A progress thread with a core of its own also
 // writes a batch that no put joined since its last look.
-#include <rdma/fabric.h>
-#include <rdma/fi_rma.h>
-
 #include <cstring>
 
-#include "core/backoff.h"
 #include "transport/ofi.h"
-#include "transport/ofi_post.h"
 
 namespace tandem::ofi {
 
@@ -60,13 +55,7 @@ void Transport::write_batch(const char* call) {
   Batch* b = open_batch_;
   open_batch_ = nullptr;
   if (b->bytes <= inject_size_) {  // the provider copies it: the batch stays free
-    const uint64_t address = remote_address(b->pe, b->segment, b->offset);
-    const uint64_t key = peer_segment_[static_cast<size_t>(b->pe) * kSegments + static_cast<size_t>(b->segment)].key;
-    writes_issued_.fetch_add(1);
-    Backoff backoff(nullptr);
-    post(call, "a write to", b->pe, backoff, [&] {
-      return fi_inject_write(ep_, b->data, b->bytes, peer_address_[static_cast<size_t>(b->pe)], address, key);
-    });
+    write(call, b->pe, b->segment, b->offset, b->data, b->bytes);
   } else {
     b->in_flight.store(true, std::memory_order_release);
     write_with_completion(call, b->pe, b->segment, b->offset, b->data, b->bytes, b);

@@ -1,0 +1,172 @@
+// Progress and completion for the inter-node engine: driving the provider (progress(), the
+// progress thread's wait_for_activity()), and the waits that quiet, fence and the blocking
+// calls rest on (counted writes and reads, software atomics' answers, pending signals).
+#include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_eq.h>
+#include <rdma/fi_errno.h>
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "core/backoff.h"
+#include "core/error.h"
+#include "transport/ofi.h"
+#include "transport/ofi_post.h"
+
+namespace tandem::ofi {
+
+void Transport::progress() {
+  fi_cq_entry entries[8];
+  ssize_t n;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    n = fi_cq_read(cq_, entries, 8);
+  }
+  if (n == -FI_EAVAIL) report_error("progress", "an operation");
+  // Receives (software atomic requests and answers), batches' writes and put_signal_nbi's
+  // data writes complete into the CQ.
+  for (ssize_t i = 0; i < n; ++i) {
+    void* context = entries[i].op_context;
+    if (!batch_completed(context) && !signal_data_landed(context)) deliver(static_cast<Message*>(context));
+  }
+  if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();
+}
+
+void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
+  // Sleep in poll() on the CQ's file descriptor without holding the lock, once fi_trywait
+  // says nothing is pending; then progress under the lock.  Without a wait object, sleep
+  // kPollSleepUs between progress calls: incoming operations wait at most that long, and
+  // the thread still leaves the core mostly idle.
+  constexpr int kPollSleepUs = 50;
+  progress();
+  bool may_sleep = true;
+  if (wait_fd_ >= 0) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    fid* fids[1] = {&cq_->fid};
+    may_sleep = fi_trywait(fabric_, fids, 1) == FI_SUCCESS;
+  } else if (timeout_us > kPollSleepUs) {
+    timeout_us = kPollSleepUs;
+  }
+  if (!may_sleep) return;
+  if (busy) {
+    sleeping_.store(true);
+    if (busy()) {
+      sleeping_.store(false);
+      return;
+    }
+  }
+  // Without a wait object the first entry is ignored (poll skips negative descriptors).
+  pollfd fds[2] = {{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}};
+  const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
+  if (ppoll(fds, 2, &timeout, nullptr) > 0 && (fds[1].revents & POLLIN)) {
+    char drained[16];
+    ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
+    (void)ignored;
+  }
+  sleeping_.store(false);
+  progress();
+}
+
+void Transport::wake() {
+  const char byte = 1;
+  ssize_t ignored = ::write(wake_pipe_[1], &byte, 1);
+  (void)ignored;
+}
+
+void Transport::report_error(const char* call, const char* what) {
+  fi_cq_err_entry error{};
+  if (fi_cq_readerr(cq_, &error, 0) == 1)
+    fatal(call, "libfabric: %s failed: %s (%s)", what, fi_strerror(error.err),
+          fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0));
+  fatal(call, "libfabric: %s failed", what);
+}
+
+void Transport::wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
+                             std::atomic<uint64_t>* done_seen, uint64_t* errors_seen) {
+  // Nothing issued since the counter last caught up: done, without reading the counter
+  // (each read is a turn of the provider's progress: system calls with tcp).  `done_seen`
+  // never exceeds the counter, so this never declares an operation complete too early.
+  if (done_seen->load(std::memory_order_acquire) >= issued->load(std::memory_order_acquire)) return;
+  Backoff backoff(nullptr);
+  for (;;) {
+    uint64_t done, errors;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done = fi_cntr_read(counter);
+      errors = fi_cntr_readerr(counter);
+    }
+    done_seen->store(done, std::memory_order_release);
+    // Every operation issued so far, others' too: a counter cannot tell whose completed.
+    if (done >= issued->load(std::memory_order_acquire)) break;
+    if (errors > *errors_seen) {
+      *errors_seen = errors;
+      report_error(call, counter == write_counter_ ? "a write or atomic" : "a read or fetching atomic");
+    }
+    progress();
+    backoff.pause();
+  }
+}
+
+bool Transport::in_flight() {
+  uint64_t writes, reads;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    writes = fi_cntr_read(write_counter_);
+    reads = fi_cntr_read(read_counter_);
+  }
+  // What maybe_in_flight() and the waits look at: never more than the counters.
+  writes_done_seen_.store(writes, std::memory_order_release);
+  reads_done_seen_.store(reads, std::memory_order_release);
+  return writes < writes_issued_.load(std::memory_order_acquire) ||
+         reads < reads_issued_.load(std::memory_order_acquire) ||
+         software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
+}
+
+void Transport::wait_reads(const char* call) {
+  flush(call);
+  wait_counter(call, read_counter_, &reads_issued_, &reads_done_seen_, &read_errors_seen_);
+}
+
+void Transport::wait_writes(const char* call) {
+  flush(call);
+  wait_counter(call, write_counter_, &writes_issued_, &writes_done_seen_, &write_errors_seen_);
+}
+
+void Transport::order_writes(const char* call) {
+  flush(call);
+  wait_signals();
+  progress();  // at least one turn, as in quiet()
+  if (!ordered_) wait_writes(call);
+  wait_software();
+}
+
+void Transport::quiet(const char* call) {
+  flush(call);
+  wait_signals();  // every signal posted: the waits below then cover them
+  // At least one turn of progress, also when nothing is outstanding: a program may poll
+  // memory with quiet in a loop and rely on it for the operations that target this PE.
+  progress();
+  // The reads' destination: it must outlive the reads, which complete in wait_reads() below.
+  std::vector<uint64_t> sink;
+  if (ordered_) {
+    // A read from every PE written since the last quiet: it completes only after the writes
+    // before it have landed there.
+    std::vector<int> written;
+    {
+      std::lock_guard<std::mutex> lock(dirty_mutex_);
+      written.swap(dirty_);
+      for (int pe : written) dirty_flag_[static_cast<size_t>(pe)] = 0;
+    }
+    sink.resize(written.size());
+    for (size_t i = 0; i < written.size(); ++i)
+      get(call, written[i], 0, 0, &sink[i], sizeof(uint64_t));
+  }
+  wait_writes(call);
+  wait_reads(call);
+  wait_software();
+}
+
+}  // namespace tandem::ofi
