@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 prefix=$(realpath -m "${1:-_install}")
 
 packages="build-essential autoconf automake libtool pkg-config libpmix-dev libpmix-bin
-  libfabric-dev libfabric-bin libhwloc-dev hwloc cmake libgtest-dev openmpi-bin gnuplot-nox"
+  libfabric-dev libfabric-bin libhwloc-dev hwloc cmake libgtest-dev openmpi-bin gnuplot-nox groff-base"
 missing=$(for p in $packages; do dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"; done)
 if [ -n "$missing" ]; then
   echo "== installing: $(echo $missing)"

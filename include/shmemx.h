@@ -1,7 +1,104 @@
-/* Tandem's extensions to OpenSHMEM (the shmemx_ prefix). */
+/* Tandem's extensions to OpenSHMEM (the shmemx_ prefix).
+ *
+ * Notified access (man 7 tandem_notify): a put or get that also notifies the PE whose memory
+ * it touches.  The target matches notifications by source PE, tag and count with persistent
+ * requests, so producer-consumer code needs no flag and no extra round trip. */
 #ifndef TANDEM_SHMEMX_H
 #define TANDEM_SHMEMX_H
 
 #include <shmem.h>
+
+#define SHMEMX_ANY_PE (-1)
+#define SHMEMX_ANY_TAG (-1)
+/* shmemx_notify_waitany: no request was active. */
+#define SHMEMX_NOTIFY_UNDEFINED (-1)
+
+/* What the shmemx_notify_* routines return. */
+#define SHMEMX_NOTIFY_SUCCESS 0
+#define SHMEMX_NOTIFY_ERR_PE 1       /* source_pe is neither a PE of SHMEM_TEAM_WORLD nor SHMEMX_ANY_PE */
+#define SHMEMX_NOTIFY_ERR_TAG 2      /* tag is neither >= 0 nor SHMEMX_ANY_TAG */
+#define SHMEMX_NOTIFY_ERR_COUNT 3    /* expected_count < 1, or n < 0 */
+#define SHMEMX_NOTIFY_ERR_REQUEST 4  /* a NULL or freed request, or a NULL argument */
+#define SHMEMX_NOTIFY_ERR_ACTIVE 5   /* starting or freeing a request that is active */
+#define SHMEMX_NOTIFY_ERR_INACTIVE 6 /* waiting on or testing a request that was not started */
+
+typedef struct shmemx_notify_req *shmemx_notify_t; /* opaque */
+typedef struct {
+  int source; /* the PE of the last notification counted */
+  int tag;    /* its tag */
+  int count;  /* notifications counted: the request's expected_count */
+} shmemx_notify_status_t;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Put and get with notification, for every standard RMA type, every size and bytes, each
+ * with a shmemx_ctx_ twin. */
+#define TANDEM_DECLARE_NOTIFY(T, N) \
+  void shmemx_##N##_put_notify(T *dest, const T *source, size_t nelems, int pe, int tag); \
+  void shmemx_ctx_##N##_put_notify(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe, int tag); \
+  void shmemx_##N##_put_notify_nbi(T *dest, const T *source, size_t nelems, int pe, int tag); \
+  void shmemx_ctx_##N##_put_notify_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe, int tag); \
+  void shmemx_##N##_get_notify(T *dest, const T *source, size_t nelems, int pe, int tag); \
+  void shmemx_ctx_##N##_get_notify(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe, int tag); \
+  void shmemx_##N##_get_notify_nbi(T *dest, const T *source, size_t nelems, int pe, int tag); \
+  void shmemx_ctx_##N##_get_notify_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe, int tag);
+TANDEM_RMA_TYPES(TANDEM_DECLARE_NOTIFY)
+#undef TANDEM_DECLARE_NOTIFY
+
+#define TANDEM_DECLARE_NOTIFY_SIZED(BITS, E) \
+  void shmemx_put##BITS##_notify(void *dest, const void *source, size_t nelems, int pe, int tag); \
+  void shmemx_ctx_put##BITS##_notify(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe, int tag); \
+  void shmemx_put##BITS##_notify_nbi(void *dest, const void *source, size_t nelems, int pe, int tag); \
+  void shmemx_ctx_put##BITS##_notify_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe, int tag); \
+  void shmemx_get##BITS##_notify(void *dest, const void *source, size_t nelems, int pe, int tag); \
+  void shmemx_ctx_get##BITS##_notify(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe, int tag); \
+  void shmemx_get##BITS##_notify_nbi(void *dest, const void *source, size_t nelems, int pe, int tag); \
+  void shmemx_ctx_get##BITS##_notify_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe, int tag);
+TANDEM_RMA_SIZES(TANDEM_DECLARE_NOTIFY_SIZED)
+TANDEM_DECLARE_NOTIFY_SIZED(mem, char)
+#undef TANDEM_DECLARE_NOTIFY_SIZED
+
+/* Persistent notification requests. */
+int shmemx_notify_init(int source_pe, int tag, int expected_count, shmemx_notify_t *req);
+int shmemx_notify_start(shmemx_notify_t req);
+int shmemx_notify_wait(shmemx_notify_t req, shmemx_notify_status_t *status);
+int shmemx_notify_test(shmemx_notify_t req, int *flag, shmemx_notify_status_t *status);
+int shmemx_notify_waitany(int n, shmemx_notify_t reqs[], int *index, shmemx_notify_status_t *status);
+int shmemx_notify_free(shmemx_notify_t *req);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* The type-generic forms: shmemx_put_notify, shmemx_get_notify and their _nbi twins, with
+ * or without a context first. */
+#if defined(__cplusplus)
+#define TANDEM_OVERLOAD_NOTIFY(T, N) \
+  inline void shmemx_put_notify(T *d, const T *s, size_t n, int pe, int tag) { shmemx_##N##_put_notify(d, s, n, pe, tag); } \
+  inline void shmemx_put_notify(shmem_ctx_t c, T *d, const T *s, size_t n, int pe, int tag) { shmemx_ctx_##N##_put_notify(c, d, s, n, pe, tag); } \
+  inline void shmemx_put_notify_nbi(T *d, const T *s, size_t n, int pe, int tag) { shmemx_##N##_put_notify_nbi(d, s, n, pe, tag); } \
+  inline void shmemx_put_notify_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, int pe, int tag) { shmemx_ctx_##N##_put_notify_nbi(c, d, s, n, pe, tag); } \
+  inline void shmemx_get_notify(T *d, const T *s, size_t n, int pe, int tag) { shmemx_##N##_get_notify(d, s, n, pe, tag); } \
+  inline void shmemx_get_notify(shmem_ctx_t c, T *d, const T *s, size_t n, int pe, int tag) { shmemx_ctx_##N##_get_notify(c, d, s, n, pe, tag); } \
+  inline void shmemx_get_notify_nbi(T *d, const T *s, size_t n, int pe, int tag) { shmemx_##N##_get_notify_nbi(d, s, n, pe, tag); } \
+  inline void shmemx_get_notify_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, int pe, int tag) { shmemx_ctx_##N##_get_notify_nbi(c, d, s, n, pe, tag); }
+TANDEM_GENERIC_RMA_TYPES(TANDEM_OVERLOAD_NOTIFY)
+#undef TANDEM_OVERLOAD_NOTIFY
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define TANDEM_C_put_notify(T, N) T: shmemx_##N##_put_notify,
+#define TANDEM_C_ctx_put_notify(T, N) T: shmemx_ctx_##N##_put_notify,
+#define TANDEM_C_put_notify_nbi(T, N) T: shmemx_##N##_put_notify_nbi,
+#define TANDEM_C_ctx_put_notify_nbi(T, N) T: shmemx_ctx_##N##_put_notify_nbi,
+#define TANDEM_C_get_notify(T, N) T: shmemx_##N##_get_notify,
+#define TANDEM_C_ctx_get_notify(T, N) T: shmemx_ctx_##N##_get_notify,
+#define TANDEM_C_get_notify_nbi(T, N) T: shmemx_##N##_get_notify_nbi,
+#define TANDEM_C_ctx_get_notify_nbi(T, N) T: shmemx_ctx_##N##_get_notify_nbi,
+#define shmemx_put_notify(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_put_notify, TANDEM_C_ctx_put_notify, __VA_ARGS__)
+#define shmemx_put_notify_nbi(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_put_notify_nbi, TANDEM_C_ctx_put_notify_nbi, __VA_ARGS__)
+#define shmemx_get_notify(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_get_notify, TANDEM_C_ctx_get_notify, __VA_ARGS__)
+#define shmemx_get_notify_nbi(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_get_notify_nbi, TANDEM_C_ctx_get_notify_nbi, __VA_ARGS__)
+#endif
 
 #endif

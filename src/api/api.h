@@ -5,12 +5,19 @@
 
 #include <shmem.h>
 #include <pshmem.h>
+#include <shmemx.h>
 
 #include "core/runtime.h"
 
 #define TANDEM_API(RET, NAME, PARAMS)                                                 \
   extern "C" RET shmem_##NAME PARAMS __attribute__((weak, alias("pshmem_" #NAME))); \
   extern "C" RET pshmem_##NAME PARAMS
+
+// The same for Tandem's extensions: shmemx_NAME, a weak alias of pshmemx_NAME.
+#define TANDEM_APIX(RET, NAME, PARAMS)                                                   \
+  extern "C" RET pshmemx_##NAME PARAMS;                                                 \
+  extern "C" RET shmemx_##NAME PARAMS __attribute__((weak, alias("pshmemx_" #NAME))); \
+  extern "C" RET pshmemx_##NAME PARAMS
 
 struct tandem_ctx {
   long options;

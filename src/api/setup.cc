@@ -17,6 +17,7 @@
 #include "mem/target.h"
 #include "nbi/progress_thread.h"
 #include "nbi/scheduler.h"
+#include "notify/notify.h"
 #include "transport/ofi.h"
 
 struct tandem_ctx tandem_ctx_default = {0, true};
@@ -151,6 +152,7 @@ void runtime_init(const char* call, int requested_threads) {
     const size_t sizes[ofi::Transport::kSegments] = {r.heap.size, r.data.size};
     network->open(call, r.config.ofi_provider, bases, sizes, proxy, r.config.netns,
                   r.config.software_atomics, r.config.aggregate);
+    network->on_notification([](uint64_t data) { notify::deliver(notify::source_of(data), notify::tag_of(data)); });
     network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()), r.my_pe);
     r.progress = [] { network_transport().poll("progress"); };
     // The progress thread's duties (TANDEM_PROXY_*: auto gives them to a thread with a core
@@ -168,6 +170,13 @@ void runtime_init(const char* call, int requested_threads) {
   r.init_count = 1;
   world_barrier().init(call);
   r.agreement = static_cast<uint64_t*>(heap_allocate(call, 4 * sizeof(uint64_t), 64));
+  notify::init(call);
+  // What every wait does each turn: drain this PE's notification ring (a node peer may be
+  // held back by a full one), and drive the network when PEs span nodes.
+  r.progress = r.spans_nodes ? [] {
+    notify::poll();
+    network_transport().poll("progress");
+  } : notify::poll;
   static bool registered = false;
   if (!registered) {
     atexit(finalize_at_exit);
@@ -224,12 +233,13 @@ void runtime_finalize(const char* call) {
     // operation targets an endpoint any more, and endpoints can close.
     scheduler().quiet(call);
     r.boot.fence(call);
-    r.progress = nullptr;
+    r.progress = notify::poll;
     progress_thread().stop();
     scheduler().configure(~size_t{0}, nullptr);
     scheduler().set_progress_thread(false, false, false);
     network_transport().close();
   }
+  r.progress = nullptr;
   r.initialized = false;
   r.finalized = true;
   r.boot.finalize();

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "notify/notify.h"
 #include "transport/ofi.h"
 
 namespace tandem {
@@ -155,6 +156,8 @@ void Scheduler::drain(const char* call) {
     if (op.kind == Op::Kind::Signal) {
       shm::order_stores();  // the data before it is visible first
       update_signal(call, op.remote, op.signal, op.signal_add);
+    } else if (op.kind == Op::Kind::Notify) {
+      notify::publish(call, op.remote.pe, static_cast<int>(op.signal));  // releases the copy before it
     } else {
       copy_held(op);
       bytes += op.bytes;
@@ -224,6 +227,32 @@ void Scheduler::put_signal(const char* call, const Op& data, const Target& signa
   submit(call, data);
   if (!data.remote.mapped) complete_puts(call);
   update_signal(call, signal, value, add);
+}
+
+void Scheduler::notified(const char* call, const Op& data, int tag, bool nbi) {
+  const Target& t = data.remote;
+  if (t.mapped) {
+    if (nbi && holds(data)) {
+      Op notification{Op::Kind::Notify, t, nullptr, 0};
+      notification.signal = static_cast<uint64_t>(tag);
+      return hold(call, data, &notification);
+    }
+    copy(data);
+    // publish() releases the copy's stores (memcpy fences its own streaming stores).
+    return notify::publish(call, t.pe, tag);
+  }
+  note_network();
+  const uint64_t notification = notify::pack(rt().my_pe, tag);
+  if (data.kind == Op::Kind::Put) {
+    network_->put_notify(call, t.pe, t.segment, t.offset, data.local, data.bytes, notification);
+    if (!nbi && data.bytes > network_->inject_size()) network_->wait_writes(call);  // source reusable
+  } else if (nbi) {
+    network_->get_notify_nbi(call, t.pe, t.segment, t.offset, data.local, data.bytes, notification);
+  } else {
+    network_->get(call, t.pe, t.segment, t.offset, data.local, data.bytes);
+    network_->wait_reads(call);
+    network_->notify(call, t.pe, notification);
+  }
 }
 
 void Scheduler::complete_puts(const char* call) {

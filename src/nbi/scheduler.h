@@ -49,11 +49,23 @@ class Scheduler {
   // A put-with-signal: `data`, then the signal update at `signal`, which never overtakes
   // it.  An nbi one whose data is held back holds its signal back behind it.
   void put_signal(const char* call, const Op& data, const Target& signal, uint64_t value, bool add, bool nbi);
+  // A notified put or get (`data`), then its notification with `tag` to the PE whose memory
+  // it touched, published once the data landed there (put) or was read (get).  Blocking:
+  // returns as submit() does.  An nbi one whose copy is held holds its notification behind
+  // it; across nodes the notification rides on the data's write (put) or follows the read.
+  void notified(const char* call, const Op& data, int tag, bool nbi);
   // The threshold in force, and a line saying how it was chosen (SHMEM_INFO).
   size_t defer_threshold() const { return defer_threshold_.load(std::memory_order_relaxed); }
   std::string describe_threshold() const;
   // Ops held back, not yet carried out: copies, and writes for the progress thread.
   size_t held() const { return deferred_.size() + writes_.size(); }
+  // For a PE about to wait for another: runs what it holds (copies, writes for the progress
+  // thread), which may be what the other waits for (a held notified put's notification).
+  void run_all_held(const char* call) {
+    if (held() == 0) return;
+    drain_writes(call);
+    drain(call);
+  }
   // The progress thread's duties.  `pushes` (it has a core of its own): it pushes the
   // network's writes out while the PE copies or computes; otherwise a held copy that runs
   // while writes are in flight pushes them itself between its pieces.  `writes`

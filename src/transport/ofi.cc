@@ -116,6 +116,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   provider_keys_ = (info_->domain_attr->mr_mode & FI_MR_PROV_KEY) != 0;
   max_message_ = info_->ep_attr->max_msg_size ? info_->ep_attr->max_msg_size : SIZE_MAX;
   inject_size_ = info_->tx_attr->inject_size;
+  cq_data_bytes_ = info_->domain_attr->cq_data_size;
   coalesce_ = coalesce;
   if (coalesce_ && !batches_) batches_.reset(new Batch[kBatches]);
 
@@ -126,7 +127,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   av_attr.type = FI_AV_TABLE;
   check(call, fi_av_open(domain_, &av_attr, &av_, nullptr), "fi_av_open");
   fi_cq_attr cq_attr{};
-  cq_attr.format = FI_CQ_FORMAT_CONTEXT;
+  cq_attr.format = FI_CQ_FORMAT_DATA;  // remote CQ data: notifications
   cq_attr.wait_obj = waitable ? FI_WAIT_FD : FI_WAIT_NONE;
   check(call, fi_cq_open(domain_, &cq_attr, &cq_, nullptr), "fi_cq_open");
   fi_cntr_attr cntr_attr{};
@@ -135,7 +136,11 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   check(call, fi_cntr_open(domain_, &cntr_attr, &write_counter_, nullptr), "fi_cntr_open");
   check(call, fi_cntr_open(domain_, &cntr_attr, &read_counter_, nullptr), "fi_cntr_open");
   check(call, fi_ep_bind(ep_, &av_->fid, 0), "fi_ep_bind(av)");
-  check(call, fi_ep_bind(ep_, &cq_->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION), "fi_ep_bind(cq)");
+  // Transmits complete into the CQ only when asked (FI_COMPLETION), receives always: some
+  // providers (sockets) report a notification (a write's remote CQ data) only to a receive
+  // side bound without FI_SELECTIVE_COMPLETION.
+  check(call, fi_ep_bind(ep_, &cq_->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION), "fi_ep_bind(cq, transmit)");
+  check(call, fi_ep_bind(ep_, &cq_->fid, FI_RECV), "fi_ep_bind(cq, receive)");
   check(call, fi_ep_bind(ep_, &write_counter_->fid, FI_WRITE), "fi_ep_bind(write counter)");
   check(call, fi_ep_bind(ep_, &read_counter_->fid, FI_READ), "fi_ep_bind(read counter)");
   check(call, fi_enable(ep_), "fi_enable");
@@ -291,25 +296,50 @@ void Transport::write(const char* call, int pe, int segment, uint64_t offset, co
   if (bytes > inject_size_) wake_if_sleeping();
 }
 
-void Transport::write_with_completion(const char* call, int pe, int segment, uint64_t offset, const void* source,
-                                      size_t bytes, void* context) {
+void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi_rma_iov* rma, void* context,
+                            fi_msg_rma* msg) const {
+  rma->addr = remote_address(pe, segment, offset);
+  rma->len = iov->iov_len;
+  rma->key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
+  *msg = fi_msg_rma{};
+  msg->msg_iov = iov;
+  msg->iov_count = 1;
+  msg->addr = peer_address_[static_cast<size_t>(pe)];
+  msg->rma_iov = rma;
+  msg->rma_iov_count = 1;
+  msg->context = context;
+}
+
+void Transport::write_message(const char* call, int pe, int segment, uint64_t offset, const void* source,
+                              size_t bytes, void* context, const uint64_t* data) {
   iovec iov{const_cast<void*>(source), bytes};
-  fi_rma_iov rma{remote_address(pe, segment, offset), bytes,
-                 peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key};
-  fi_msg_rma msg{};
-  msg.msg_iov = &iov;
-  msg.iov_count = 1;
-  msg.addr = peer_address_[static_cast<size_t>(pe)];
-  msg.rma_iov = &rma;
-  msg.rma_iov_count = 1;
-  msg.context = context;
+  fi_rma_iov rma;
+  fi_msg_rma msg;
+  rma_message(pe, segment, offset, &iov, &rma, context, &msg);
   // Flags replace the endpoint's op_flags: ask for delivery-complete again where quiet
   // counts on it.
-  const uint64_t flags = FI_COMPLETION | (ordered_ ? 0 : FI_DELIVERY_COMPLETE);
+  uint64_t flags = ordered_ ? 0 : FI_DELIVERY_COMPLETE;
+  if (context) flags |= FI_COMPLETION;
+  if (data) {
+    flags |= FI_REMOTE_CQ_DATA;
+    msg.data = *data;
+  }
+  if (!context && bytes <= inject_size_) flags |= FI_INJECT;
   writes_issued_.fetch_add(1);  // sequentially consistent: see sleeping_
   Backoff backoff(nullptr);
   post(call, "a write to", pe, backoff, [&] { return fi_writemsg(ep_, &msg, flags); });
   if (bytes > inject_size_) wake_if_sleeping();
+}
+
+void Transport::read_message(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
+                             void* context) {
+  iovec iov{dest, bytes};
+  fi_rma_iov rma;
+  fi_msg_rma msg;
+  rma_message(pe, segment, offset, &iov, &rma, context, &msg);
+  reads_issued_.fetch_add(1, std::memory_order_acq_rel);
+  Backoff backoff(nullptr);
+  post(call, "a read from", pe, backoff, [&] { return fi_readmsg(ep_, &msg, FI_COMPLETION); });
 }
 
 void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {

@@ -10,6 +10,7 @@
 // atomic and answers; see atomic().
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,9 @@ struct fid_av;
 struct fid_cq;
 struct fid_cntr;
 struct fid_mr;
+struct fi_msg_rma;
+struct fi_rma_iov;
+struct iovec;
 
 namespace tandem {
 class Backoff;
@@ -88,6 +92,18 @@ class Transport {
   uint64_t coalesced_puts() const { return coalesced_.load(std::memory_order_relaxed); }
   // Starts a read into `dest`, complete after quiet() (or wait_reads()).
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
+  // Notified access (ofi_signal.cc): `data` (a notification) travels as a write's remote CQ
+  // data, and the target's progress hands it to the on_notification() handler once the
+  // write's data has landed there.  put_notify: a put whose last write carries `data`
+  // (earlier pieces of a put larger than the provider's largest message land first); the
+  // source may be reused as after put().  get_notify_nbi: a read, then, once it has
+  // completed, a notification alone; both complete after quiet().  notify: a notification
+  // alone.
+  void put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+                  uint64_t data);
+  void get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes, uint64_t data);
+  void notify(const char* call, int pe, uint64_t data);
+  void on_notification(void (*handler)(uint64_t data)) { notification_handler_ = handler; }
   // true: atomics on `type` are the provider's; false: they take the software path, where
   // the target PE's progress applies each one with a CPU atomic on its own memory (so node
   // peers may use CPU atomics on that type too) and answers with the old value.
@@ -201,10 +217,29 @@ class Transport {
   // Posts one write (no larger than the provider's largest message), injected when small
   // enough, counted; no flush, no coalescing.
   void write(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
-  // Posts one write (no larger than the provider's largest message) whose completion comes
-  // to the CQ with `context` (progress() hands it on), counted like every write.
-  void write_with_completion(const char* call, int pe, int segment, uint64_t offset, const void* source,
-                             size_t bytes, void* context);
+  // Posts one write (no larger than the provider's largest message) as a message, counted
+  // like every write: with a completion to the CQ for `context` (progress() hands it on)
+  // when given, and carrying `*data` as remote CQ data when given.
+  void write_message(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+                     void* context, const uint64_t* data = nullptr);
+  // How many messages of at most the provider's largest size carry `bytes` (max_message_
+  // may be SIZE_MAX), and each one's (offset, length) in turn.
+  size_t pieces(size_t bytes) const { return bytes / max_message_ + (bytes % max_message_ != 0); }
+  template <typename Piece>
+  void for_each_piece(size_t bytes, Piece piece) const {
+    for (size_t done = 0; done < bytes; done += max_message_) piece(done, std::min(bytes - done, max_message_));
+  }
+  // Fills `msg`, the message of one RMA operation on (pe, segment, offset) for fi_writemsg
+  // or fi_readmsg, and `rma`; `iov` holds the local buffer.
+  void rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi_rma_iov* rma, void* context,
+                   fi_msg_rma* msg) const;
+  // Posts one read as a message whose completion comes to the CQ with `context`.
+  void read_message(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
+                    void* context);
+  void (*notification_handler_)(uint64_t data) = nullptr;
+  size_t cq_data_bytes_ = 0;  // remote CQ data the provider carries: 8 for notifications
+  // A notified operation across nodes needs 8 bytes of remote CQ data: an error otherwise.
+  void check_notify(const char* call) const;
   // Takes the put into the open batch, or opens one for it; false: it goes alone (the open
   // batch, if any, has been written first).
   bool absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
@@ -212,9 +247,10 @@ class Transport {
   void write_batch(const char* call);  // the open batch; batch_mutex_ held
   // progress(): a batch's write completed (true), or `context` is not a batch.
   bool batch_completed(void* context);
-  // put_signal_nbi's data writes (ofi_signal.cc).  progress(): a piece of a signal's data
-  // landed (true), or `context` is a receive buffer; post_ready_signals() posts the signals
-  // whose data has landed, wait_signals() waits until none is left to post.
+  // put_signal_nbi's data writes and get_notify_nbi's reads (ofi_signal.cc).  progress(): a
+  // piece of a signal's data landed, or a read completed (true), or `context` is a receive
+  // buffer; post_ready_signals() posts the signals and notifications whose data has landed
+  // or been read, wait_signals() waits until none is left to post.
   struct PendingSignal;
   bool signal_data_landed(void* context);
   void post_ready_signals();

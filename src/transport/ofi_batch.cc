@@ -58,7 +58,7 @@ void Transport::write_batch(const char* call) {
     write(call, b->pe, b->segment, b->offset, b->data, b->bytes);
   } else {
     b->in_flight.store(true, std::memory_order_release);
-    write_with_completion(call, b->pe, b->segment, b->offset, b->data, b->bytes, b);
+    write_message(call, b->pe, b->segment, b->offset, b->data, b->bytes, b);
   }
   // Only now: a flush() that sees no open batch must find this one's write counted.
   batch_open_.store(false, std::memory_order_release);

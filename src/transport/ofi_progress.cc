@@ -19,16 +19,21 @@
 namespace tandem::ofi {
 
 void Transport::progress() {
-  fi_cq_entry entries[8];
+  fi_cq_data_entry entries[8];
   ssize_t n;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     n = fi_cq_read(cq_, entries, 8);
   }
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
-  // Receives (software atomic requests and answers), batches' writes and put_signal_nbi's
-  // data writes complete into the CQ.
+  // Notifications arrive as remote CQ data.  Receives (software atomic requests and
+  // answers), batches' writes, put_signal_nbi's data writes and get_notify_nbi's reads
+  // complete into the CQ.
   for (ssize_t i = 0; i < n; ++i) {
+    if (entries[i].flags & FI_REMOTE_CQ_DATA) {
+      notification_handler_(entries[i].data);
+      continue;
+    }
     void* context = entries[i].op_context;
     if (!batch_completed(context) && !signal_data_landed(context)) deliver(static_cast<Message*>(context));
   }

@@ -1,9 +1,16 @@
-// Non-blocking put-with-signal to a PE on another node (Transport::put_signal_nbi).  The
-// signal must not arrive before the data.  With ordered writes the provider keeps them in
+// Non-blocking put-with-signal to a PE on another node (Transport::put_signal_nbi), and
+// notified access (put_notify, get_notify_nbi, notify).
+//
+// The signal must not arrive before the data.  With ordered writes the provider keeps them in
 // order: the data's writes, then the signal's atomic, posted at once.  With delivery-complete
 // writes, the data goes as writes with a completion each (context: a PendingSignal), and the
 // signal is posted by the progress that sees the last of them complete: the PE goes on at
 // once, and quiet and fence wait until every pending signal has been posted.
+//
+// A notification rides on a write as its remote CQ data, which the target's CQ reports only
+// once the write's data has landed.  A get's notification must follow the read's completion
+// (no provider here orders a write after a read): it is a PendingSignal too, posted by the
+// progress that sees the read complete.
 #include "transport/ofi.h"
 #include "transport/ofi_post.h"
 
@@ -15,7 +22,8 @@ struct Transport::PendingSignal {
   uint64_t offset;
   uint64_t value;
   bool add;
-  size_t pieces;  // the data's writes not yet complete
+  size_t pieces;        // the data's writes (reads, for a notification) not yet complete
+  bool notify = false;  // a notification carrying `value`, not a signal
 };
 
 void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source,
@@ -27,17 +35,11 @@ void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t o
     return;
   }
   flush(call);
-  const size_t pieces = bytes / max_message_ + (bytes % max_message_ != 0);  // max_message_ may be SIZE_MAX
-  auto* pending = new PendingSignal{pe, signal_segment, signal_offset, value, add, pieces};
+  auto* pending = new PendingSignal{pe, signal_segment, signal_offset, value, add, pieces(bytes)};
   signals_pending_.fetch_add(1);
-  const char* from = static_cast<const char*>(source);
-  while (bytes > 0) {
-    const size_t chunk = bytes < max_message_ ? bytes : max_message_;
-    write_with_completion(call, pe, segment, offset, from, chunk, pending);
-    from += chunk;
-    offset += chunk;
-    bytes -= chunk;
-  }
+  for_each_piece(bytes, [&](size_t done, size_t chunk) {
+    write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, pending);
+  });
 }
 
 bool Transport::signal_data_landed(void* context) {
@@ -58,11 +60,58 @@ void Transport::post_ready_signals() {
   }
   for (PendingSignal* p : ready) {
     const uint64_t value = p->value;
-    atomic("progress", p->pe, p->segment, p->offset, p->add ? AtomicOp::Sum : AtomicOp::Write, AtomicType::UInt64,
-           &value, nullptr, nullptr);
+    if (p->notify)
+      notify("progress", p->pe, value);
+    else
+      atomic("progress", p->pe, p->segment, p->offset, p->add ? AtomicOp::Sum : AtomicOp::Write,
+             AtomicType::UInt64, &value, nullptr, nullptr);
     delete p;
     signals_pending_.fetch_sub(1);
   }
+}
+
+void Transport::check_notify(const char* call) const {
+  if (cq_data_bytes_ < sizeof(uint64_t))
+    fatal(call, "the libfabric provider %s carries %zu bytes of remote completion data; notifications across "
+          "nodes need 8 (TANDEM_OFI_PROVIDER picks another)", provider_.c_str(), cq_data_bytes_);
+}
+
+void Transport::put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source,
+                           size_t bytes, uint64_t data) {
+  check_notify(call);
+  flush(call);
+  mark_written(pe);
+  const char* from = static_cast<const char*>(source);
+  if (bytes > max_message_) {
+    // The pieces before the last land first: ordered providers keep them in order, otherwise
+    // they are waited for.
+    const size_t last = (bytes - 1) % max_message_ + 1;
+    put(call, pe, segment, offset, from, bytes - last);
+    if (!ordered_) wait_writes(call);
+    from += bytes - last;
+    offset += bytes - last;
+    bytes = last;
+  }
+  write_message(call, pe, segment, offset, from, bytes, nullptr, &data);
+}
+
+void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
+                               uint64_t data) {
+  if (bytes == 0) return notify(call, pe, data);
+  check_notify(call);
+  flush(call);
+  auto* pending = new PendingSignal{pe, 0, 0, data, false, pieces(bytes), true};
+  signals_pending_.fetch_add(1);
+  for_each_piece(bytes, [&](size_t done, size_t chunk) {
+    read_message(call, pe, segment, offset + done, static_cast<char*>(dest) + done, chunk, pending);
+  });
+}
+
+void Transport::notify(const char* call, int pe, uint64_t data) {
+  check_notify(call);
+  flush(call);
+  mark_written(pe);
+  write_message(call, pe, 0, 0, nullptr, 0, nullptr, &data);
 }
 
 void Transport::wait_signals() {

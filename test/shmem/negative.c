@@ -17,6 +17,8 @@
  *   bad_cmp           shmem_int_wait_until with cmp = 42
  *   bad_test_cmp      shmem_long_test_any with cmp = -3
  *   bad_sig_op        shmem_putmem_signal with sig_op = 5
+ *   notify_tag        shmemx_putmem_notify with tag = -3
+ *   notify_pe         shmemx_long_get_notify_nbi from pe = 9
  *   debug_overrun     shmem_putmem of 4096 bytes into a 64-byte object that is followed
  *                     by another object (run with SHMEM_DEBUG=1)
  *   invalid_ctx       shmem_ctx_int_put with SHMEM_CTX_INVALID
@@ -27,6 +29,8 @@
  *   none              no bad call: exits 0 (a control for the test driver)
  */
 #include <signal.h>
+
+#include <shmemx.h>
 
 #include "common.h"
 
@@ -106,6 +110,10 @@ int main(int argc, char **argv) {
   } else if (strcmp(c, "bad_sig_op") == 0) {
     uint64_t *sig = (uint64_t *)after;
     shmem_putmem_signal(object, src, sizeof src, sig, 1, 5, 0);
+  } else if (strcmp(c, "notify_tag") == 0) {
+    shmemx_putmem_notify(object, src, sizeof src, 0, -3);
+  } else if (strcmp(c, "notify_pe") == 0) {
+    shmemx_long_get_notify_nbi((long *)src, (long *)object, 2, 9, 1);
   } else if (strcmp(c, "debug_overrun") == 0) {
     shmem_putmem(object, big, 4096, 0);
   } else if (strcmp(c, "invalid_ctx") == 0) {

@@ -97,6 +97,16 @@ tandem_shmem_test(order)
 tandem_shmem_test(barrier)
 tandem_shmem_test(signal)
 tandem_shmem_test(p2p)
+# Notified access: matching, the unexpected queue, back-pressure, all forms; with threads;
+# and with every intra-node nbi notified put held by the scheduler.
+tandem_shmem_test(notify)
+tandem_shmem_test(notify_threads NP 1 2 4)
+tandem_shmem_test(notify_defer PROGRAM notify NP 2 4 ENV TANDEM_DEFER_THRESHOLD=1)
+# The producer-consumer example of man 7 tandem_notify, compiled from the page.
+tandem_shmem_test(notify_example)
+# Every man page renders without warnings.
+add_test(man_pages bash "${TANDEM_SHMEM_SRC}/man_pages.sh" "${TANDEM_SRC}" "${TANDEM_BUILD}")
+set_tests_properties(man_pages PROPERTIES LABELS "docs" TIMEOUT 60)
 tandem_shmem_test(test_progress NP 2 4)
 tandem_shmem_test(atomics)
 tandem_shmem_test(atomic_sum)
@@ -208,6 +218,10 @@ tandem_shmem_failure(bad_test_cmp bad_test_cmp 1
   "shmem_long_test_any on PE @PE@: cmp = -3 is not a comparison")
 tandem_shmem_failure(bad_sig_op bad_sig_op 1
   "shmem_putmem_signal on PE @PE@: sig_op = 5 is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD")
+tandem_shmem_failure(bad_notify_tag notify_tag 1
+  "shmemx_putmem_notify on PE @PE@: tag = -3 is negative")
+tandem_shmem_failure(bad_notify_pe notify_pe 1
+  "shmemx_long_get_notify_nbi on PE @PE@: pe = 9 is out of range")
 tandem_shmem_failure(bad_debug_overrun debug_overrun 1
   "shmem_putmem on PE @PE@: dest = ${addr} with 4096 bytes runs past the end of its [0-9]+-byte object"
   ENV SHMEM_DEBUG=1)

@@ -1,0 +1,102 @@
+/* Notified access against the other ways to tell a PE that data arrived, as ping-pongs
+ * between PE 0 and PE 1 (on one node or two, as launched), for every message size.  Each
+ * round PE 0 sends `size` bytes and the PE 1 answers with the same once it knows they
+ * arrived; the figure is half a round trip.
+ *   notify        shmemx_putmem_notify; the receiver waits on a persistent request
+ *   signal        shmem_putmem_signal; the receiver waits with shmem_signal_wait_until
+ *   fence_flag    shmem_putmem, shmem_fence, shmem_longlong_p of a flag; the receiver waits
+ *                 on the flag with shmem_longlong_wait_until
+ *   quiet_amo     shmem_putmem, shmem_quiet, shmem_uint64_atomic_set of a flag
+ * Uses Tandem's <shmemx.h> (the only benchmark that does).
+ *
+ * CSV metrics: notify_<method>_half_rtt_us (per size). */
+/* perf_shmem.h first: it defines _GNU_SOURCE before any system header. */
+#include "perf_shmem.h"
+
+#include <shmemx.h>
+
+enum method { NOTIFY, SIGNAL, FENCE_FLAG, QUIET_AMO, METHODS };
+static const char* const names[METHODS] = {"notify_notify_half_rtt_us", "notify_signal_half_rtt_us",
+                                            "notify_fence_flag_half_rtt_us", "notify_quiet_amo_half_rtt_us"};
+
+static long long seq;
+static long long flag;
+static uint64_t signal_word;
+
+static void send(enum method m, char* buffer, const char* source, size_t size, int to) {
+  switch (m) {
+    case NOTIFY: shmemx_putmem_notify(buffer, source, size, to, 1); break;
+    case SIGNAL: shmem_putmem_signal(buffer, source, size, &signal_word, (uint64_t)seq, SHMEM_SIGNAL_SET, to); break;
+    case FENCE_FLAG:
+      shmem_putmem(buffer, source, size, to);
+      shmem_fence();
+      shmem_longlong_p(&flag, seq, to);
+      break;
+    case QUIET_AMO:
+      shmem_putmem(buffer, source, size, to);
+      shmem_quiet();
+      shmem_uint64_atomic_set(&signal_word, (uint64_t)seq, to);
+      break;
+    case METHODS: break;
+  }
+}
+
+static void receive(enum method m, shmemx_notify_t req) {
+  switch (m) {
+    case NOTIFY: shmemx_notify_wait(req, NULL); break;
+    case SIGNAL:
+    case QUIET_AMO: shmem_signal_wait_until(&signal_word, SHMEM_CMP_EQ, (uint64_t)seq); break;
+    case FENCE_FLAG: shmem_longlong_wait_until(&flag, SHMEM_CMP_EQ, seq); break;
+    case METHODS: break;
+  }
+}
+
+static void rounds(enum method m, char* buffer, const char* source, size_t size, int me, shmemx_notify_t req,
+                   long n) {
+  for (long i = 0; i < n; ++i) {
+    ++seq;
+    if (m == NOTIFY && me <= 1) shmemx_notify_start(req);
+    if (me == 0) {
+      send(m, buffer, source, size, 1);
+      receive(m, req);
+    } else if (me == 1) {
+      receive(m, req);
+      send(m, buffer, source, size, 0);
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  struct perf_opts o = perf_defaults();
+  perf_parse(argc, argv, &o);
+  const int me = perf_shmem_start("notify", &o);
+  char* buffer = (char*)shmem_malloc(o.max_size);
+  if (buffer == NULL) {
+    fprintf(stderr, "# shmem_malloc(%zu) failed\n", o.max_size);
+    shmem_global_exit(1);
+  }
+  char* source = (char*)perf_alloc(o.max_size);
+  shmemx_notify_t req;
+  shmemx_notify_init(me == 0 ? 1 : 0, 1, 1, &req);
+  double t[PERF_MAX_REPS];
+  shmem_barrier_all();
+  for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1) {
+    const long n = perf_iterations(&o, size, 16.0 * PERF_MIB, 10, 10000);
+    for (int m = 0; m < METHODS; ++m) {
+      rounds((enum method)m, buffer, source, size, me, req, n / 10 + 1);
+      for (int r = 0; r < o.reps; ++r) {
+        shmem_barrier_all();
+        const double t0 = perf_now_us();
+        rounds((enum method)m, buffer, source, size, me, req, n);
+        t[r] = (perf_now_us() - t0) / (2.0 * (double)n);
+      }
+      if (me == 0) perf_emit(size, n, names[m], t, o.reps, 1);
+    }
+  }
+  shmem_barrier_all();
+  shmemx_notify_free(&req);
+  free(source);
+  shmem_free(buffer);
+  shmem_finalize();
+  return 0;
+}

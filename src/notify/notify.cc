@@ -1,0 +1,312 @@
+#include "notify/notify.h"
+
+#include <algorithm>
+#include <atomic>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "core/backoff.h"
+#include "core/runtime.h"
+#include "mem/symmetric.h"
+#include "nbi/scheduler.h"
+
+struct shmemx_notify_req {
+  enum class State { Inactive, Active, Complete };
+  int source;    // a PE or SHMEMX_ANY_PE
+  int tag;       // a tag or SHMEMX_ANY_TAG
+  int expected;  // notifications that complete it
+  int counted = 0;
+  int last_source = -1;
+  int last_tag = -1;
+  // Written under the target's lock; read without it by a waiting thread's loop.
+  std::atomic<State> state{State::Inactive};
+  uint64_t started = 0;  // its place in the start order
+
+  bool matches(int from, int with) const {
+    return (source == SHMEMX_ANY_PE || source == from) && (tag == SHMEMX_ANY_TAG || tag == with);
+  }
+};
+
+namespace tandem::notify {
+
+namespace {
+
+using Request = shmemx_notify_req;
+using State = Request::State;
+
+// A PE's ring, in its symmetric heap.  Slot t % kSlots holds the t-th notification once its
+// `seq` reads t + 1.  Publishers claim t from `tail`; the owner consumes from `head`.  4096
+// slots (64 KiB) hold more notifications than any target has left undrained in the tests and
+// benchmarks, whose waits drain continuously.
+constexpr uint64_t kSlots = 4096;
+struct Slot {
+  std::atomic<uint64_t> seq;
+  int32_t source;
+  int32_t tag;
+};
+struct Ring {
+  alignas(64) std::atomic<uint64_t> tail;
+  alignas(64) std::atomic<uint64_t> head;
+  alignas(64) Slot slots[kSlots];
+};
+static_assert(std::atomic<uint64_t>::is_always_lock_free, "the ring is shared between processes");
+
+Ring* my_ring = nullptr;
+std::unique_ptr<std::atomic<uint64_t>[]> head_seen;  // per PE: publish()
+size_t ring_offset = 0;  // in the heap, the same on every PE
+
+// The target side, one per process: guarded by `mutex`.  Started requests wait in start
+// order: those for one (source, tag) in a queue of their own, found in one lookup, and those
+// with a wildcard in a list that every arrival scans.  An arrival goes to the earlier
+// started of the first request in its queue and the first wildcard request that matches.
+std::mutex mutex;
+std::unordered_set<Request*> live;  // requests made and not freed
+uint64_t starts = 0;                // start order
+struct PairHash {
+  size_t operator()(const std::pair<int, int>& k) const {
+    return std::hash<uint64_t>()((static_cast<uint64_t>(static_cast<uint32_t>(k.first)) << 32) |
+                                 static_cast<uint32_t>(k.second));
+  }
+};
+std::unordered_map<std::pair<int, int>, std::deque<Request*>, PairHash> exact;
+std::vector<Request*> wildcard;
+std::map<std::pair<int, int>, uint64_t> unexpected;  // (source, tag) -> notifications
+
+// Counts one notification for `r`; true if that completed it.
+bool count(Request* r, int source, int tag) {
+  r->last_source = source;
+  r->last_tag = tag;
+  if (++r->counted < r->expected) return false;
+  r->state = State::Complete;
+  return true;
+}
+
+void deliver_locked(int source, int tag) {
+  auto bucket = exact.find({source, tag});
+  Request* first = bucket != exact.end() && !bucket->second.empty() ? bucket->second.front() : nullptr;
+  auto w = wildcard.begin();
+  while (w != wildcard.end() && !(*w)->matches(source, tag)) ++w;
+  if (w != wildcard.end() && (!first || (*w)->started < first->started)) {
+    if (count(*w, source, tag)) wildcard.erase(w);
+  } else if (first) {
+    if (count(first, source, tag)) {
+      bucket->second.pop_front();  // an empty queue stays, for the pair's next request
+    }
+  } else {
+    ++unexpected[{source, tag}];
+  }
+}
+
+void drain_locked() {
+  if (!my_ring) return;
+  uint64_t h = my_ring->head.load(std::memory_order_relaxed);
+  for (;;) {
+    Slot& s = my_ring->slots[h % kSlots];
+    if (s.seq.load(std::memory_order_acquire) != h + 1) break;
+    const int source = s.source, tag = s.tag;
+    my_ring->head.store(++h, std::memory_order_release);  // the slot may be reused now
+    deliver_locked(source, tag);
+  }
+}
+
+bool valid_locked(Request* r) { return r && live.count(r) != 0; }
+
+void fill(const Request* r, shmemx_notify_status_t* status) {
+  if (status) *status = shmemx_notify_status_t{r->last_source, r->last_tag, r->counted};
+}
+
+}  // namespace
+
+void init(const char* call) {
+  void* memory = heap_allocate(call, sizeof(Ring), 64);
+  if (!memory) fatal(call, "no room in the symmetric heap for the notification ring (%zu bytes)", sizeof(Ring));
+  my_ring = new (memory) Ring();
+  ring_offset = static_cast<size_t>(static_cast<char*>(memory) - rt().heap.base);
+  head_seen.reset(new std::atomic<uint64_t>[static_cast<size_t>(rt().n_pes)]());
+}
+
+void deliver(int source, int tag) {
+  std::lock_guard<std::mutex> lock(mutex);
+  deliver_locked(source, tag);
+}
+
+void publish(const char* call, int pe, int tag) {
+  char* base = rt().heap.peer_base[static_cast<size_t>(pe)];
+  if (!base) fatal(call, "internal error: PE %d shares no memory with this PE", pe);
+  Ring* ring = reinterpret_cast<Ring*>(base + ring_offset);
+  const uint64_t t = ring->tail.fetch_add(1, std::memory_order_relaxed);
+  // The head last read from this ring: a lower bound, so reading the real one (a line the
+  // target writes) is needed only when it says the slot may still be in use.
+  std::atomic<uint64_t>& seen = head_seen[static_cast<size_t>(pe)];
+  if (t - seen.load(std::memory_order_relaxed) >= kSlots) {
+    uint64_t head = ring->head.load(std::memory_order_acquire);
+    if (t - head >= kSlots) {
+      Backoff backoff;  // its progress drains this PE's own ring, which may be the full one
+      while (t - (head = ring->head.load(std::memory_order_acquire)) >= kSlots) backoff.pause();
+    }
+    uint64_t old = seen.load(std::memory_order_relaxed);
+    while (old < head && !seen.compare_exchange_weak(old, head, std::memory_order_relaxed)) {
+    }
+  }
+  Slot& s = ring->slots[t % kSlots];
+  s.source = rt().my_pe;
+  s.tag = tag;
+  s.seq.store(t + 1, std::memory_order_release);
+}
+
+void poll() {
+  if (!my_ring) return;
+  const uint64_t h = my_ring->head.load(std::memory_order_relaxed);
+  if (my_ring->slots[h % kSlots].seq.load(std::memory_order_acquire) != h + 1) return;
+  std::unique_lock<std::mutex> lock(mutex, std::try_to_lock);
+  if (lock.owns_lock()) drain_locked();
+}
+
+int request_init(int source_pe, int tag, int expected_count, shmemx_notify_t* req) {
+  check_ready("shmemx_notify_init");
+  if (!req) return SHMEMX_NOTIFY_ERR_REQUEST;
+  if (source_pe != SHMEMX_ANY_PE && (source_pe < 0 || source_pe >= rt().n_pes)) return SHMEMX_NOTIFY_ERR_PE;
+  if (tag != SHMEMX_ANY_TAG && tag < 0) return SHMEMX_NOTIFY_ERR_TAG;
+  if (expected_count < 1) return SHMEMX_NOTIFY_ERR_COUNT;
+  Request* r = new Request{source_pe, tag, expected_count};
+  std::lock_guard<std::mutex> lock(mutex);
+  live.insert(r);
+  *req = r;
+  return SHMEMX_NOTIFY_SUCCESS;
+}
+
+int request_start(shmemx_notify_t r) {
+  check_ready("shmemx_notify_start");
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!valid_locked(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
+  if (r->state != State::Inactive) return SHMEMX_NOTIFY_ERR_ACTIVE;
+  drain_locked();
+  r->counted = 0;
+  r->state = State::Active;
+  // Notifications that arrived before the start: no started request matched them.
+  for (auto it = unexpected.begin(); it != unexpected.end() && r->counted < r->expected;) {
+    if (!r->matches(it->first.first, it->first.second)) {
+      ++it;
+      continue;
+    }
+    const uint64_t take = std::min<uint64_t>(it->second, static_cast<uint64_t>(r->expected - r->counted));
+    r->counted += static_cast<int>(take);
+    r->last_source = it->first.first;
+    r->last_tag = it->first.second;
+    it->second -= take;
+    it = it->second == 0 ? unexpected.erase(it) : std::next(it);
+  }
+  if (r->counted == r->expected) {
+    r->state = State::Complete;
+  } else {
+    r->started = ++starts;
+    if (r->source == SHMEMX_ANY_PE || r->tag == SHMEMX_ANY_TAG) wildcard.push_back(r);
+    else exact[{r->source, r->tag}].push_back(r);
+  }
+  return SHMEMX_NOTIFY_SUCCESS;
+}
+
+int request_test(shmemx_notify_t r, int* flag, shmemx_notify_status_t* status) {
+  check_ready("shmemx_notify_test");
+  if (!flag) return SHMEMX_NOTIFY_ERR_REQUEST;
+  scheduler().run_all_held("shmemx_notify_test");
+  drive_progress();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!valid_locked(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
+  if (r->state == State::Inactive) return SHMEMX_NOTIFY_ERR_INACTIVE;
+  drain_locked();
+  *flag = r->state == State::Complete;
+  if (*flag) {
+    fill(r, status);
+    r->state = State::Inactive;
+  }
+  return SHMEMX_NOTIFY_SUCCESS;
+}
+
+namespace {
+
+// One look at the requests under the lock: SHMEMX_NOTIFY_SUCCESS with *done when one
+// completed (made inactive, status filled), an error, or *done false while some is started.
+int look(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status, bool* done) {
+  const bool any = index != nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  drain_locked();
+  bool waiting = false;
+  for (int i = 0; i < n; ++i) {
+    Request* r = reqs[i];
+    if (!r && any) continue;  // waitany skips null entries, as inactive ones
+    if (!valid_locked(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
+    if (r->state == State::Complete) {
+      fill(r, status);
+      r->state = State::Inactive;
+      if (any) *index = i;
+      *done = true;
+      return SHMEMX_NOTIFY_SUCCESS;
+    }
+    waiting |= r->state == State::Active;
+  }
+  if (waiting) return SHMEMX_NOTIFY_SUCCESS;
+  if (!any) return SHMEMX_NOTIFY_ERR_INACTIVE;
+  *index = SHMEMX_NOTIFY_UNDEFINED;
+  *done = true;
+  return SHMEMX_NOTIFY_SUCCESS;
+}
+
+// shmemx_notify_waitany (`index` given) and shmemx_notify_wait (one request, no index).
+// Between looks the loop only reads the requests' states: each pause drains the ring (when
+// it holds something) and drives the network, which is where they complete.
+int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
+  Backoff backoff;
+  for (;;) {
+    scheduler().run_all_held(call);
+    bool done = false;
+    const int rc = look(n, reqs, index, status, &done);
+    if (rc != SHMEMX_NOTIFY_SUCCESS || done) return rc;
+    for (;;) {
+      backoff.pause();
+      bool complete = false;
+      for (int i = 0; i < n && !complete; ++i)
+        complete = reqs[i] && reqs[i]->state.load(std::memory_order_acquire) == State::Complete;
+      if (complete || scheduler().held() > 0) break;
+    }
+  }
+}
+
+}  // namespace
+
+int request_wait(shmemx_notify_t r, shmemx_notify_status_t* status) {
+  check_ready("shmemx_notify_wait");
+  return wait_any("shmemx_notify_wait", 1, &r, nullptr, status);
+}
+
+int request_waitany(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
+  check_ready("shmemx_notify_waitany");
+  if (n < 0) return SHMEMX_NOTIFY_ERR_COUNT;
+  if (n > 0 && (!reqs || !index)) return SHMEMX_NOTIFY_ERR_REQUEST;
+  if (n == 0) {
+    if (index) *index = SHMEMX_NOTIFY_UNDEFINED;
+    return index ? SHMEMX_NOTIFY_SUCCESS : SHMEMX_NOTIFY_ERR_REQUEST;
+  }
+  return wait_any("shmemx_notify_waitany", n, reqs, index, status);
+}
+
+int request_free(shmemx_notify_t* req) {
+  check_ready("shmemx_notify_free");
+  if (!req) return SHMEMX_NOTIFY_ERR_REQUEST;
+  std::lock_guard<std::mutex> lock(mutex);
+  Request* r = *req;
+  if (!valid_locked(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
+  if (r->state == State::Active) return SHMEMX_NOTIFY_ERR_ACTIVE;
+  live.erase(r);
+  delete r;
+  *req = nullptr;
+  return SHMEMX_NOTIFY_SUCCESS;
+}
+
+}  // namespace tandem::notify
