@@ -7,9 +7,15 @@
  *   fence_flag    shmem_putmem, shmem_fence, shmem_longlong_p of a flag; the receiver waits
  *                 on the flag with shmem_longlong_wait_until
  *   quiet_amo     shmem_putmem, shmem_quiet, shmem_uint64_atomic_set of a flag
+ * Then how much computation a non-blocking notified put hides: PE 0 sends `size` bytes with
+ * shmemx_putmem_notify_nbi and waits for PE 1's notification that they arrived (comm), or
+ * computes for as long as comm took (work), or sends, computes, then waits (both).  The
+ * hidden share is (comm + work - both) / comm: 1 when the transfer fully overlaps the work,
+ * 0 when it happens only once the work is over.
  * Uses Tandem's <shmemx.h> (the only benchmark that does).
  *
- * CSV metrics: notify_<method>_half_rtt_us (per size). */
+ * CSV metrics: notify_<method>_half_rtt_us, notify_overlap_comm_us, notify_overlap_both_us,
+ * notify_overlap_hidden (per size). */
 /* perf_shmem.h first: it defines _GNU_SOURCE before any system header. */
 #include "perf_shmem.h"
 
@@ -66,6 +72,49 @@ static void rounds(enum method m, char* buffer, const char* source, size_t size,
   }
 }
 
+/* One exchange of the overlap series: PE 0 sends and (after `turns` of work) waits for the
+ * acknowledgement; PE 1 acknowledges each arrival with a notification alone. */
+static void overlap_round(char* buffer, const char* source, size_t size, int me, shmemx_notify_t req,
+                          uint64_t turns) {
+  shmemx_notify_start(req);
+  if (me == 0) {
+    shmemx_putmem_notify_nbi(buffer, source, size, 1, 1);
+    perf_spin(turns);
+    shmemx_notify_wait(req, NULL);
+  } else if (me == 1) {
+    shmemx_notify_wait(req, NULL);
+    shmemx_putmem_notify(buffer, source, 0, 0, 1);
+  }
+}
+
+static void overlap(char* buffer, const char* source, size_t size, int me, shmemx_notify_t req,
+                    const struct perf_opts* o) {
+  const double turns_per_us = perf_spin_calibrate();
+  const long n = perf_iterations(o, size, 16.0 * PERF_MIB, 10, 2000);
+  double comm[PERF_MAX_REPS], both[PERF_MAX_REPS], hidden[PERF_MAX_REPS];
+  for (int r = 0; r < o->reps; ++r) {
+    shmem_barrier_all();
+    double t0 = perf_now_us();
+    for (long i = 0; i < n; ++i) overlap_round(buffer, source, size, me, req, 0);
+    comm[r] = (perf_now_us() - t0) / (double)n;
+    /* Work as long as the exchange took (PE 0's measure, which is the one that counts). */
+    const uint64_t turns = (uint64_t)(comm[r] * turns_per_us);
+    t0 = perf_now_us();
+    for (long i = 0; i < n; ++i) perf_spin(me == 0 ? turns : 0);
+    const double work = (perf_now_us() - t0) / (double)n;
+    shmem_barrier_all();
+    t0 = perf_now_us();
+    for (long i = 0; i < n; ++i) overlap_round(buffer, source, size, me, req, turns);
+    both[r] = (perf_now_us() - t0) / (double)n;
+    hidden[r] = (comm[r] + work - both[r]) / comm[r];
+  }
+  if (me == 0) {
+    perf_emit(size, n, "notify_overlap_comm_us", comm, o->reps, 1);
+    perf_emit(size, n, "notify_overlap_both_us", both, o->reps, 1);
+    perf_emit(size, n, "notify_overlap_hidden", hidden, o->reps, 0);
+  }
+}
+
 int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
   perf_parse(argc, argv, &o);
@@ -93,6 +142,8 @@ int main(int argc, char** argv) {
       if (me == 0) perf_emit(size, n, names[m], t, o.reps, 1);
     }
   }
+  for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1)
+    overlap(buffer, source, size, me, req, &o);
   shmem_barrier_all();
   shmemx_notify_free(&req);
   free(source);

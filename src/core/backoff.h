@@ -7,16 +7,9 @@
 #include <sched.h>
 
 #include "core/runtime.h"
+#include "core/spin_lock.h"
 
 namespace tandem {
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
 
 class Backoff {
  public:

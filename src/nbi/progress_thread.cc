@@ -60,11 +60,15 @@ void ProgressThread::run() {
   // there is work.
   const bool own_core = core_ >= 0;
   if (own_core) bind_to_core(core_);
+  ofi::Transport::mark_helper_thread();
   while (!stopping_.load(std::memory_order_acquire)) {
     if (scheduler().proxy_work()) scheduler().run_held("the progress thread");
     if (own_core && network_->maybe_in_flight()) {
-      network_->flush_if_idle();
-      network_->push();
+      // Push while the PE computes or copies; a PE that waits in the library pushes itself.
+      if (!network_->pe_driving()) {
+        network_->flush_if_idle();
+        network_->push();
+      }
       for (int i = 0; i < 64; ++i) cpu_relax();  // a few us, so the PE's posts get the lock
     } else {
       network_->wait_for_activity(100000, busy);

@@ -7,7 +7,6 @@
 #include <memory>
 #include <mutex>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -18,13 +17,16 @@
 
 struct shmemx_notify_req {
   enum class State { Inactive, Active, Complete };
+  static constexpr uint32_t kLive = 0x6e6f7469;  // made and not freed
+  uint32_t magic = kLive;
   int source;    // a PE or SHMEMX_ANY_PE
   int tag;       // a tag or SHMEMX_ANY_TAG
   int expected;  // notifications that complete it
   int counted = 0;
   int last_source = -1;
   int last_tag = -1;
-  // Written under the target's lock; read without it by a waiting thread's loop.
+  // Set to Active and Complete under the target's lock; a wait or test takes a Complete
+  // request back to Inactive without it (the fields above are final by then).
   std::atomic<State> state{State::Inactive};
   uint64_t started = 0;  // its place in the start order
 
@@ -66,7 +68,6 @@ size_t ring_offset = 0;  // in the heap, the same on every PE
 // with a wildcard in a list that every arrival scans.  An arrival goes to the earlier
 // started of the first request in its queue and the first wildcard request that matches.
 std::mutex mutex;
-std::unordered_set<Request*> live;  // requests made and not freed
 uint64_t starts = 0;                // start order
 struct PairHash {
   size_t operator()(const std::pair<int, int>& k) const {
@@ -76,6 +77,21 @@ struct PairHash {
 };
 std::unordered_map<std::pair<int, int>, std::deque<Request*>, PairHash> exact;
 std::vector<Request*> wildcard;
+// The queue of the pair last looked up (a producer-consumer pair asks for the same one over
+// and over); queues are never erased, so the pointer stays valid.
+std::pair<int, int> last_pair{SHMEMX_ANY_PE, SHMEMX_ANY_TAG};
+std::deque<Request*>* last_queue = nullptr;
+
+std::deque<Request*>* queue_of(const std::pair<int, int>& pair, bool make) {
+  if (last_queue && pair == last_pair) return last_queue;
+  auto it = exact.find(pair);
+  if (it == exact.end()) {
+    if (!make) return nullptr;
+    it = exact.emplace(pair, std::deque<Request*>()).first;
+  }
+  last_pair = pair;
+  return last_queue = &it->second;
+}
 std::map<std::pair<int, int>, uint64_t> unexpected;  // (source, tag) -> notifications
 
 // Counts one notification for `r`; true if that completed it.
@@ -88,16 +104,14 @@ bool count(Request* r, int source, int tag) {
 }
 
 void deliver_locked(int source, int tag) {
-  auto bucket = exact.find({source, tag});
-  Request* first = bucket != exact.end() && !bucket->second.empty() ? bucket->second.front() : nullptr;
+  std::deque<Request*>* queue = queue_of({source, tag}, false);
+  Request* first = queue && !queue->empty() ? queue->front() : nullptr;
   auto w = wildcard.begin();
   while (w != wildcard.end() && !(*w)->matches(source, tag)) ++w;
   if (w != wildcard.end() && (!first || (*w)->started < first->started)) {
     if (count(*w, source, tag)) wildcard.erase(w);
   } else if (first) {
-    if (count(first, source, tag)) {
-      bucket->second.pop_front();  // an empty queue stays, for the pair's next request
-    }
+    if (count(first, source, tag)) queue->pop_front();  // an empty queue stays, for the pair's next request
   } else {
     ++unexpected[{source, tag}];
   }
@@ -115,11 +129,19 @@ void drain_locked() {
   }
 }
 
-bool valid_locked(Request* r) { return r && live.count(r) != 0; }
+// A request that was made and not freed (a freed one is found only while its memory has not
+// been reused: freeing sets the caller's handle to NULL, which is always found).
+bool valid(const Request* r) { return r && r->magic == Request::kLive; }
 
-void fill(const Request* r, shmemx_notify_status_t* status) {
+// Takes a completed request back to Inactive and reports it; false if it was not complete
+// (or another thread took it first).
+bool take(Request* r, shmemx_notify_status_t* status) {
+  State complete = State::Complete;
+  if (!r->state.compare_exchange_strong(complete, State::Inactive, std::memory_order_acquire)) return false;
   if (status) *status = shmemx_notify_status_t{r->last_source, r->last_tag, r->counted};
+  return true;
 }
+
 
 }  // namespace
 
@@ -174,17 +196,18 @@ int request_init(int source_pe, int tag, int expected_count, shmemx_notify_t* re
   if (source_pe != SHMEMX_ANY_PE && (source_pe < 0 || source_pe >= rt().n_pes)) return SHMEMX_NOTIFY_ERR_PE;
   if (tag != SHMEMX_ANY_TAG && tag < 0) return SHMEMX_NOTIFY_ERR_TAG;
   if (expected_count < 1) return SHMEMX_NOTIFY_ERR_COUNT;
-  Request* r = new Request{source_pe, tag, expected_count};
-  std::lock_guard<std::mutex> lock(mutex);
-  live.insert(r);
+  Request* r = new Request;
+  r->source = source_pe;
+  r->tag = tag;
+  r->expected = expected_count;
   *req = r;
   return SHMEMX_NOTIFY_SUCCESS;
 }
 
 int request_start(shmemx_notify_t r) {
   check_ready("shmemx_notify_start");
+  if (!valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
   std::lock_guard<std::mutex> lock(mutex);
-  if (!valid_locked(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
   if (r->state != State::Inactive) return SHMEMX_NOTIFY_ERR_ACTIVE;
   drain_locked();
   r->counted = 0;
@@ -207,74 +230,50 @@ int request_start(shmemx_notify_t r) {
   } else {
     r->started = ++starts;
     if (r->source == SHMEMX_ANY_PE || r->tag == SHMEMX_ANY_TAG) wildcard.push_back(r);
-    else exact[{r->source, r->tag}].push_back(r);
+    else queue_of({r->source, r->tag}, true)->push_back(r);
   }
   return SHMEMX_NOTIFY_SUCCESS;
 }
 
 int request_test(shmemx_notify_t r, int* flag, shmemx_notify_status_t* status) {
   check_ready("shmemx_notify_test");
-  if (!flag) return SHMEMX_NOTIFY_ERR_REQUEST;
+  if (!flag || !valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
+  if (r->state.load(std::memory_order_acquire) == State::Inactive) return SHMEMX_NOTIFY_ERR_INACTIVE;
   scheduler().run_all_held("shmemx_notify_test");
   drive_progress();
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!valid_locked(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
-  if (r->state == State::Inactive) return SHMEMX_NOTIFY_ERR_INACTIVE;
-  drain_locked();
-  *flag = r->state == State::Complete;
-  if (*flag) {
-    fill(r, status);
-    r->state = State::Inactive;
-  }
+  poll();
+  *flag = take(r, status);
   return SHMEMX_NOTIFY_SUCCESS;
 }
 
 namespace {
 
-// One look at the requests under the lock: SHMEMX_NOTIFY_SUCCESS with *done when one
-// completed (made inactive, status filled), an error, or *done false while some is started.
-int look(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status, bool* done) {
-  const bool any = index != nullptr;
-  std::lock_guard<std::mutex> lock(mutex);
-  drain_locked();
-  bool waiting = false;
-  for (int i = 0; i < n; ++i) {
-    Request* r = reqs[i];
-    if (!r && any) continue;  // waitany skips null entries, as inactive ones
-    if (!valid_locked(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
-    if (r->state == State::Complete) {
-      fill(r, status);
-      r->state = State::Inactive;
-      if (any) *index = i;
-      *done = true;
-      return SHMEMX_NOTIFY_SUCCESS;
-    }
-    waiting |= r->state == State::Active;
-  }
-  if (waiting) return SHMEMX_NOTIFY_SUCCESS;
-  if (!any) return SHMEMX_NOTIFY_ERR_INACTIVE;
-  *index = SHMEMX_NOTIFY_UNDEFINED;
-  *done = true;
-  return SHMEMX_NOTIFY_SUCCESS;
-}
-
 // shmemx_notify_waitany (`index` given) and shmemx_notify_wait (one request, no index).
-// Between looks the loop only reads the requests' states: each pause drains the ring (when
-// it holds something) and drives the network, which is where they complete.
+// Requests complete in the ring's drain (poll(), also at every pause) and in the network's
+// progress (every pause); the loop takes a completed one back without the lock.
 int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
+  const bool any = index != nullptr;
   Backoff backoff;
   for (;;) {
     scheduler().run_all_held(call);
-    bool done = false;
-    const int rc = look(n, reqs, index, status, &done);
-    if (rc != SHMEMX_NOTIFY_SUCCESS || done) return rc;
-    for (;;) {
-      backoff.pause();
-      bool complete = false;
-      for (int i = 0; i < n && !complete; ++i)
-        complete = reqs[i] && reqs[i]->state.load(std::memory_order_acquire) == State::Complete;
-      if (complete || scheduler().held() > 0) break;
+    poll();
+    bool waiting = false;
+    for (int i = 0; i < n; ++i) {
+      Request* r = reqs[i];
+      if (!r && any) continue;  // waitany skips null entries, as inactive ones
+      if (!valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
+      if (take(r, status)) {
+        if (any) *index = i;
+        return SHMEMX_NOTIFY_SUCCESS;
+      }
+      waiting |= r->state.load(std::memory_order_relaxed) != State::Inactive;
     }
+    if (!waiting) {
+      if (!any) return SHMEMX_NOTIFY_ERR_INACTIVE;
+      *index = SHMEMX_NOTIFY_UNDEFINED;
+      return SHMEMX_NOTIFY_SUCCESS;
+    }
+    backoff.pause();
   }
 }
 
@@ -301,9 +300,9 @@ int request_free(shmemx_notify_t* req) {
   if (!req) return SHMEMX_NOTIFY_ERR_REQUEST;
   std::lock_guard<std::mutex> lock(mutex);
   Request* r = *req;
-  if (!valid_locked(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
+  if (!valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
   if (r->state == State::Active) return SHMEMX_NOTIFY_ERR_ACTIVE;
-  live.erase(r);
+  r->magic = 0;
   delete r;
   *req = nullptr;
   return SHMEMX_NOTIFY_SUCCESS;

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "core/spin_lock.h"
+
 struct fi_info;
 struct fid_fabric;
 struct fid_domain;
@@ -151,6 +153,16 @@ class Transport {
   // says there is work, and a write too large to be injected, or wake_if_sleeping(), ends
   // its sleep.
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr);
+  // Called by the progress thread when it starts: its turns of progress are not the PE's.
+  static void mark_helper_thread();
+  // Whether the PE's threads drove progress since the progress thread last asked: they wait
+  // in the library and need no help from it.
+  bool pe_driving() {
+    const uint64_t now = pe_turns_.load(std::memory_order_relaxed);
+    const bool moved = now != pe_turns_seen_;
+    pe_turns_seen_ = now;
+    return moved;
+  }
   // Ends a sleep in wait_for_activity() with `busy`, after work busy() reports was added.
   void wake_if_sleeping() {
     if (sleeping_.load() && sleeping_.exchange(false)) wake();
@@ -292,7 +304,7 @@ class Transport {
   std::vector<PeerSegment> peer_segment_;  // [pe * kSegments + segment]
   // One lock around every libfabric call: application threads (SHMEM_THREAD_MULTIPLE) and the
   // progress thread share the endpoint, and the provider is asked for FI_THREAD_DOMAIN.
-  std::mutex mutex_;
+  SpinLock mutex_;
   int wait_fd_ = -1;           // the CQ's wait object, for the progress thread; -1: none
   bool ordered_ = false;       // writes, atomics and reads to one target stay in order
   std::mutex dirty_mutex_;
@@ -303,6 +315,8 @@ class Transport {
   // last time, read after work was added (a write counted as issued, say; both sequentially
   // consistent), so new work never goes unnoticed by a thread about to sleep.
   std::atomic<bool> sleeping_{false};
+  std::atomic<uint64_t> pe_turns_{0};  // progress() calls by PE threads
+  uint64_t pe_turns_seen_ = 0;         // the progress thread's last look (pe_driving())
   // Operations are counted as issued before they are posted, so that a counter at least as
   // large as the issued count means every posted operation has completed.
   std::atomic<uint64_t> writes_issued_{0};

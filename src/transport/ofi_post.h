@@ -19,7 +19,7 @@ void Transport::post(const char* call, const char* what, int pe, Backoff& backof
   ssize_t rc;
   for (;;) {
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<SpinLock> lock(mutex_);
       rc = issue();
     }
     if (rc != -FI_EAGAIN) break;

@@ -18,11 +18,18 @@
 
 namespace tandem::ofi {
 
+namespace {
+thread_local bool helper_thread = false;  // the progress thread, not a PE's own
+}  // namespace
+
+void Transport::mark_helper_thread() { helper_thread = true; }
+
 void Transport::progress() {
+  if (!helper_thread) pe_turns_.fetch_add(1, std::memory_order_relaxed);
   fi_cq_data_entry entries[8];
   ssize_t n;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     n = fi_cq_read(cq_, entries, 8);
   }
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
@@ -46,10 +53,18 @@ void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
   // kPollSleepUs between progress calls: incoming operations wait at most that long, and
   // the thread still leaves the core mostly idle.
   constexpr int kPollSleepUs = 50;
+  // While the PE drives progress itself (it waits in the library), the thread keeps off the
+  // lock and looks again every kPollSleepUs: a turn of its own would only make the PE wait.
+  if (pe_driving()) {
+    const timespec pause{0, kPollSleepUs * 1000L};
+    pollfd wake{wake_pipe_[0], POLLIN, 0};
+    ppoll(&wake, 1, &pause, nullptr);
+    return;
+  }
   progress();
   bool may_sleep = true;
   if (wait_fd_ >= 0) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     fid* fids[1] = {&cq_->fid};
     may_sleep = fi_trywait(fabric_, fids, 1) == FI_SUCCESS;
   } else if (timeout_us > kPollSleepUs) {
@@ -72,7 +87,7 @@ void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
     (void)ignored;
   }
   sleeping_.store(false);
-  progress();
+  if (!pe_driving()) progress();
 }
 
 void Transport::wake() {
@@ -99,7 +114,7 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
   for (;;) {
     uint64_t done, errors;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<SpinLock> lock(mutex_);
       done = fi_cntr_read(counter);
       errors = fi_cntr_readerr(counter);
     }
@@ -118,7 +133,7 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
 bool Transport::in_flight() {
   uint64_t writes, reads;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     writes = fi_cntr_read(write_counter_);
     reads = fi_cntr_read(read_counter_);
   }
