@@ -151,7 +151,7 @@ void runtime_init(const char* call, int requested_threads) {
     char* const bases[ofi::Transport::kSegments] = {r.heap.base, r.data.base};
     const size_t sizes[ofi::Transport::kSegments] = {r.heap.size, r.data.size};
     network->open(call, r.config.ofi_provider, bases, sizes, proxy, r.config.netns,
-                  r.config.software_atomics, r.config.aggregate);
+                  r.config.software_atomics, r.config.aggregate, r.config.notify_messages);
     network->on_notification([](uint64_t data) { notify::deliver(notify::source_of(data), notify::tag_of(data)); });
     network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()), r.my_pe);
     r.progress = [] { network_transport().poll("progress"); };
@@ -205,6 +205,9 @@ void runtime_init(const char* call, int requested_threads) {
                  : "on (unpinned: no core without a PE)");
     else
       printf("  network: none (all PEs share memory; atomics are CPU atomics)\n");
+    if (network)
+      printf("  notifications across nodes: %s\n",
+             network->notifies_by_data() ? "remote CQ data on the data's write" : "messages after the data");
     printf("  scheduler: nbi copies held from %s\n", scheduler().describe_threshold().c_str());
   }
   fflush(stdout);

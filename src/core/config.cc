@@ -33,6 +33,8 @@ const std::vector<ConfigEntry>& config_table() {
        "the progress thread posts the nbi puts of 64 KiB or more to other nodes, so the PE goes on while the data is handed to the network: auto (when the thread has a core of its own), on, off"},
       {"TANDEM_PROXY_COPIES", nullptr, "auto",
        "the progress thread runs the held intra-node copies as soon as they are held, so they overlap computation too: auto (when the thread has a core of its own), on, off"},
+      {"TANDEM_NOTIFY", nullptr, "auto",
+       "how a notification (shmemx_*_notify) reaches a PE on another node: auto (as the remote CQ data of the data's write, when the provider carries 8 bytes of it; else as a message after the data landed), messages (always as a message)"},
       {"TANDEM_ATOMICS", nullptr, "auto",
        "atomics between nodes: auto (the provider's, in software on types it lacks an operation for), software (all in software, applied by the target PE)"},
       {"TANDEM_STATS", nullptr, "0",
@@ -142,6 +144,9 @@ Config Config::from_environment(std::string* error) {
     else if (std::string_view(v) == "auto") *field = Switch::Auto;
     else complain(error, name, v, "auto, on or off");
   }
+  v = value_or_default("TANDEM_NOTIFY");
+  if (std::string_view(v) == "messages") c.notify_messages = true;
+  else if (std::string_view(v) != "auto") complain(error, "TANDEM_NOTIFY", v, "auto or messages");
   v = value_or_default("TANDEM_ATOMICS");
   if (std::string_view(v) == "software") c.software_atomics = true;
   else if (std::string_view(v) != "auto") complain(error, "TANDEM_ATOMICS", v, "auto or software");

@@ -41,6 +41,7 @@ struct Config {
   std::string netns;           // TANDEM_NETNS; empty: the process's own namespace
   enum class Switch { Auto, On, Off } progress_thread = Switch::Auto;  // TANDEM_PROGRESS_THREAD
   bool software_atomics = false;  // TANDEM_ATOMICS=software
+  bool notify_messages = false;   // TANDEM_NOTIFY=messages
   Switch proxy_writes = Switch::Auto;  // TANDEM_PROXY_WRITES
   Switch proxy_copies = Switch::Auto;  // TANDEM_PROXY_COPIES
   bool aggregate = true;          // TANDEM_AGGREGATE

@@ -51,7 +51,7 @@ const char* atomic_type_name(AtomicType type) {
 
 void Transport::open(const char* call, const std::string& provider, char* const bases[kSegments],
                      const size_t sizes[kSegments], bool waitable, const std::string& netns,
-                     bool software_atomics, bool coalesce) {
+                     bool software_atomics, bool coalesce, bool notify_messages) {
   if (!netns.empty()) {
     const int fd = ::open(netns.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0 || setns(fd, CLONE_NEWNET) != 0)
@@ -116,7 +116,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   provider_keys_ = (info_->domain_attr->mr_mode & FI_MR_PROV_KEY) != 0;
   max_message_ = info_->ep_attr->max_msg_size ? info_->ep_attr->max_msg_size : SIZE_MAX;
   inject_size_ = info_->tx_attr->inject_size;
-  cq_data_bytes_ = info_->domain_attr->cq_data_size;
+  notify_by_data_ = !notify_messages && info_->domain_attr->cq_data_size >= sizeof(uint64_t);
   coalesce_ = coalesce;
   if (coalesce_ && !batches_) batches_.reset(new Batch[kBatches]);
 

@@ -54,10 +54,11 @@ class Transport {
   // threads started afterwards) live there; connections made before, such as PMIx's, stay.
   // `software_atomics`: every type takes the software atomic path, not only those the
   // provider lacks an operation for.
-  // `coalesce`: nbi puts may be coalesced (see put()).
+  // `coalesce`: nbi puts may be coalesced (see put()).  `notify_messages`: notifications
+  // travel as messages even where the provider could carry them as remote CQ data.
   void open(const char* call, const std::string& provider, char* const bases[kSegments],
             const size_t sizes[kSegments], bool waitable, const std::string& netns,
-            bool software_atomics, bool coalesce);
+            bool software_atomics, bool coalesce, bool notify_messages = false);
   // What peers need to reach this PE: endpoint address, keys and segment bases.
   std::string card() const;
   // Inserts every PE's address (cards indexed by PE, this one `my_pe`) and records its keys
@@ -96,7 +97,9 @@ class Transport {
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   // Notified access (ofi_signal.cc): `data` (a notification) travels as a write's remote CQ
   // data, and the target's progress hands it to the on_notification() handler once the
-  // write's data has landed there.  put_notify: a put whose last write carries `data`
+  // write's data has landed there.  Where the provider carries fewer than 8 bytes of remote
+  // CQ data (or open() was told so), it travels as a message instead, sent once the data
+  // has landed (ordered providers: right after the data's writes, which it cannot pass).  put_notify: a put whose last write carries `data`
   // (earlier pieces of a put larger than the provider's largest message land first); the
   // source may be reused as after put().  get_notify_nbi: a read, then, once it has
   // completed, a notification alone; both complete after quiet().  notify: a notification
@@ -106,6 +109,8 @@ class Transport {
   void get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes, uint64_t data);
   void notify(const char* call, int pe, uint64_t data);
   void on_notification(void (*handler)(uint64_t data)) { notification_handler_ = handler; }
+  // true: notifications ride on writes as remote CQ data; false: they are messages.
+  bool notifies_by_data() const { return notify_by_data_; }
   // true: atomics on `type` are the provider's; false: they take the software path, where
   // the target PE's progress applies each one with a CPU atomic on its own memory (so node
   // peers may use CPU atomics on that type too) and answers with the old value.
@@ -190,13 +195,13 @@ class Transport {
   // The software atomic path: one message each way.  A request is answered once the target
   // applied it; `cookie` is the address of the initiator's Reply for a fetching one, else 0.
   struct Message {
-    enum Kind : uint8_t { Request = 1, Answer = 2 } kind;
+    enum Kind : uint8_t { Request = 1, Answer = 2, Notification = 3 } kind;
     AtomicOp op;
     AtomicType type;
     uint8_t segment;
     int32_t origin;   // the initiator's PE
     uint64_t offset;  // in the target's segment
-    uint64_t operand;  // the operand's bytes (answers: the old value's)
+    uint64_t operand;  // the operand's bytes (answers: the old value's; notifications: the data)
     uint64_t compare;
     uint64_t cookie;
   };
@@ -249,9 +254,9 @@ class Transport {
   void read_message(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
                     void* context);
   void (*notification_handler_)(uint64_t data) = nullptr;
-  size_t cq_data_bytes_ = 0;  // remote CQ data the provider carries: 8 for notifications
-  // A notified operation across nodes needs 8 bytes of remote CQ data: an error otherwise.
-  void check_notify(const char* call) const;
+  bool notify_by_data_ = true;  // notifications as remote CQ data (else as messages)
+  // Sends a notification as a message (ofi_software_atomic.cc).
+  void send_notification(const char* call, int pe, uint64_t data);
   // Takes the put into the open batch, or opens one for it; false: it goes alone (the open
   // batch, if any, has been written first).
   bool absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);

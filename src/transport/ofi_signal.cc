@@ -70,15 +70,23 @@ void Transport::post_ready_signals() {
   }
 }
 
-void Transport::check_notify(const char* call) const {
-  if (cq_data_bytes_ < sizeof(uint64_t))
-    fatal(call, "the libfabric provider %s carries %zu bytes of remote completion data; notifications across "
-          "nodes need 8 (TANDEM_OFI_PROVIDER picks another)", provider_.c_str(), cq_data_bytes_);
-}
-
 void Transport::put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source,
                            size_t bytes, uint64_t data) {
-  check_notify(call);
+  if (!notify_by_data_ && bytes > 0) {
+    // A message after the data: behind its writes where the provider orders them, else
+    // sent by the progress that sees the last of them complete.
+    if (ordered_) {
+      put(call, pe, segment, offset, source, bytes);
+      return notify(call, pe, data);
+    }
+    flush(call);
+    auto* pending = new PendingSignal{pe, 0, 0, data, false, pieces(bytes), true};
+    signals_pending_.fetch_add(1);
+    for_each_piece(bytes, [&](size_t done, size_t chunk) {
+      write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, pending);
+    });
+    return;
+  }
   flush(call);
   mark_written(pe);
   const char* from = static_cast<const char*>(source);
@@ -98,7 +106,6 @@ void Transport::put_notify(const char* call, int pe, int segment, uint64_t offse
 void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
                                uint64_t data) {
   if (bytes == 0) return notify(call, pe, data);
-  check_notify(call);
   flush(call);
   auto* pending = new PendingSignal{pe, 0, 0, data, false, pieces(bytes), true};
   signals_pending_.fetch_add(1);
@@ -108,8 +115,8 @@ void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t o
 }
 
 void Transport::notify(const char* call, int pe, uint64_t data) {
-  check_notify(call);
   flush(call);
+  if (!notify_by_data_) return send_notification(call, pe, data);
   mark_written(pe);
   write_message(call, pe, 0, 0, nullptr, 0, nullptr, &data);
 }

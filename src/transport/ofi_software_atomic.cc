@@ -105,9 +105,23 @@ void Transport::post_receive(Message* slot) {
   post("progress", "a receive for", my_pe_, backoff, [&] { return fi_recvmsg(ep_, &message, FI_COMPLETION); });
 }
 
+void Transport::send_notification(const char* call, int pe, uint64_t data) {
+  if (inject_size_ < kMessageBytes)
+    fatal(call, "the libfabric provider %s carries neither 8 bytes of remote CQ data nor Tandem's %zu-byte "
+          "notification message; pick another with TANDEM_OFI_PROVIDER", provider_.c_str(), kMessageBytes);
+  Message m{};
+  m.kind = Message::Notification;
+  m.origin = my_pe_;
+  m.operand = data;
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  Backoff backoff(nullptr);
+  post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
+}
+
 void Transport::deliver(Message* slot) {
   const Message m = *slot;
   post_receive(slot);
+  if (m.kind == Message::Notification) return notification_handler_(m.operand);
   if (m.kind == Message::Answer) {
     if (m.cookie) {
       Reply* reply = reinterpret_cast<Reply*>(m.cookie);

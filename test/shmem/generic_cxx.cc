@@ -1,9 +1,12 @@
 // The C++ type-generic interface: the overloaded shmem_put, shmem_get, shmem_p, shmem_g,
 // shmem_iput, shmem_iget, shmem_put_nbi, shmem_get_nbi, shmem_put_signal (plain and with a
-// context), the atomics, shmem_wait_until, shmem_test and the set variants, called from
+// context), shmemx_put_notify and shmemx_get_notify (Tandem's notified access, plain and
+// nbi, with and without a context), the atomics, shmem_wait_until, shmem_test and the set
+// variants, called from
 // templates over several types.  Non-integral values for the floating types catch an
 // overload that converts to the wrong type.
 #include <shmem.h>
+#include <shmemx.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -87,6 +90,38 @@ void rma(const char* name) {
   shmem_signal_wait_until(sig, SHMEM_CMP_GE, sig_expected);
   for (int i = 26; i < 32; ++i)
     EXPECT(d[i] == value<T>(left_pe, i), "%s: overloaded put_signal element %d", name, i);
+  shmem_barrier_all();
+
+  // Notified access: 4 puts to the right neighbour, then 4 gets from it, each notifying it.
+  for (int i = 0; i < 8; ++i) d[i] = T();
+  shmem_barrier_all();
+  shmemx_put_notify(d, s, 2, right_pe, 5);
+  shmemx_put_notify(ctx, d + 2, s + 2, 2, right_pe, 5);
+  shmemx_put_notify_nbi(d + 4, s + 4, 2, right_pe, 5);
+  shmemx_put_notify_nbi(ctx, d + 6, s + 6, 2, right_pe, 5);
+  shmem_ctx_quiet(ctx);
+  shmem_quiet();
+  shmemx_notify_t req;
+  shmemx_notify_status_t st{};
+  shmemx_notify_init(left_pe, 5, 4, &req);
+  shmemx_notify_start(req);
+  EXPECT(shmemx_notify_wait(req, &st) == 0 && st.count == 4, "%s: overloaded put_notify", name);
+  for (int i = 0; i < 8; ++i)
+    EXPECT(d[i] == value<T>(left_pe, i), "%s: overloaded put_notify element %d", name, i);
+  std::memset(static_cast<void*>(local), 0, sizeof local);
+  shmemx_get_notify(local, s, 2, right_pe, 6);
+  shmemx_get_notify(ctx, local + 2, s + 2, 2, right_pe, 6);
+  shmemx_get_notify_nbi(local + 4, s + 4, 2, right_pe, 6);
+  shmemx_get_notify_nbi(ctx, local + 6, s + 6, 2, right_pe, 6);
+  shmem_ctx_quiet(ctx);
+  shmem_quiet();
+  for (int i = 0; i < 8; ++i)
+    EXPECT(local[i] == value<T>(right_pe, i), "%s: overloaded get_notify element %d", name, i);
+  shmemx_notify_free(&req);
+  shmemx_notify_init(left_pe, 6, 4, &req);
+  shmemx_notify_start(req);
+  EXPECT(shmemx_notify_wait(req, &st) == 0 && st.count == 4, "%s: overloaded get_notify", name);
+  shmemx_notify_free(&req);
   shmem_barrier_all();
   shmem_free(s);
   shmem_free(d);

@@ -102,6 +102,10 @@ tandem_shmem_test(p2p)
 tandem_shmem_test(notify)
 tandem_shmem_test(notify_threads NP 1 2 4)
 tandem_shmem_test(notify_defer PROGRAM notify NP 2 4 ENV TANDEM_DEFER_THRESHOLD=1)
+# Across nodes, notifications as messages instead of remote CQ data (the fallback).
+foreach(program notify notify_threads)
+  tandem_shmem_test(${program}_messages PROGRAM ${program} NP 2 4 ENV TANDEM_NOTIFY=messages LABELS internode)
+endforeach()
 # The producer-consumer example of man 7 tandem_notify, compiled from the page.
 tandem_shmem_test(notify_example)
 # Every man page renders without warnings.
