@@ -54,13 +54,18 @@ TANDEM_APIX(int, notify_init, (int source_pe, int tag, int expected_count, shmem
   return notify::request_init(source_pe, tag, expected_count, req);
 }
 TANDEM_APIX(int, notify_start, (shmemx_notify_t req)) { return notify::request_start(req); }
+// A PE about to wait for notifications first carries out what the scheduler holds: the
+// notification another PE waits for before it answers may be among it.
 TANDEM_APIX(int, notify_wait, (shmemx_notify_t req, shmemx_notify_status_t* status)) {
+  if (rt().initialized) scheduler().run_all_held(TANDEM_CALL);
   return notify::request_wait(req, status);
 }
 TANDEM_APIX(int, notify_test, (shmemx_notify_t req, int* flag, shmemx_notify_status_t* status)) {
+  if (rt().initialized) scheduler().run_all_held(TANDEM_CALL);
   return notify::request_test(req, flag, status);
 }
 TANDEM_APIX(int, notify_waitany, (int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status)) {
+  if (rt().initialized) scheduler().run_all_held(TANDEM_CALL);
   return notify::request_waitany(n, reqs, index, status);
 }
 TANDEM_APIX(int, notify_free, (shmemx_notify_t* req)) { return notify::request_free(req); }

@@ -13,7 +13,6 @@
 #include "core/backoff.h"
 #include "core/runtime.h"
 #include "mem/symmetric.h"
-#include "nbi/scheduler.h"
 
 struct shmemx_notify_req {
   enum class State { Inactive, Active, Complete };
@@ -239,7 +238,6 @@ int request_test(shmemx_notify_t r, int* flag, shmemx_notify_status_t* status) {
   check_ready("shmemx_notify_test");
   if (!flag || !valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
   if (r->state.load(std::memory_order_acquire) == State::Inactive) return SHMEMX_NOTIFY_ERR_INACTIVE;
-  scheduler().run_all_held("shmemx_notify_test");
   drive_progress();
   poll();
   *flag = take(r, status);
@@ -251,11 +249,10 @@ namespace {
 // shmemx_notify_waitany (`index` given) and shmemx_notify_wait (one request, no index).
 // Requests complete in the ring's drain (poll(), also at every pause) and in the network's
 // progress (every pause); the loop takes a completed one back without the lock.
-int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
+int wait_any(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
   const bool any = index != nullptr;
   Backoff backoff;
   for (;;) {
-    scheduler().run_all_held(call);
     poll();
     bool waiting = false;
     for (int i = 0; i < n; ++i) {
@@ -281,7 +278,7 @@ int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx
 
 int request_wait(shmemx_notify_t r, shmemx_notify_status_t* status) {
   check_ready("shmemx_notify_wait");
-  return wait_any("shmemx_notify_wait", 1, &r, nullptr, status);
+  return wait_any(1, &r, nullptr, status);
 }
 
 int request_waitany(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
@@ -292,7 +289,7 @@ int request_waitany(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_sta
     if (index) *index = SHMEMX_NOTIFY_UNDEFINED;
     return index ? SHMEMX_NOTIFY_SUCCESS : SHMEMX_NOTIFY_ERR_REQUEST;
   }
-  return wait_any("shmemx_notify_waitany", n, reqs, index, status);
+  return wait_any(n, reqs, index, status);
 }
 
 int request_free(shmemx_notify_t* req) {
