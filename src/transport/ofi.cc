@@ -283,6 +283,10 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
 }
 
 void Transport::write(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
+  // fi_inject_write counts a write done once it is sent (tcp: in the socket), not once it
+  // landed, so quiet could return before a small put is visible at its target.  Where
+  // quiet counts on delivery-complete writes, a small write is a message that asks for it.
+  if (!ordered_ && bytes <= inject_size_) return write_message(call, pe, segment, offset, source, bytes, nullptr);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   const uint64_t address = remote_address(pe, segment, offset);
