@@ -154,7 +154,6 @@ void runtime_init(const char* call, int requested_threads) {
                   r.config.software_atomics, r.config.aggregate, r.config.notify_messages);
     network->on_notification([](uint64_t data) { notify::deliver(notify::source_of(data), notify::tag_of(data)); });
     network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()), r.my_pe);
-    r.progress = [] { network_transport().poll("progress"); };
     // The progress thread's duties (TANDEM_PROXY_*: auto gives them to a thread with a core
     // of its own), set before it starts.
     const bool own_core = proxy && spare >= 0;
@@ -162,6 +161,13 @@ void runtime_init(const char* call, int requested_threads) {
     scheduler().set_progress_thread(own_core, duty(r.config.proxy_writes), duty(r.config.proxy_copies));
     if (proxy) progress_thread().start(network, spare);
   }
+  // What every wait does each turn: drain this PE's notification ring (a node peer may be
+  // held back by a full one; nothing to drain before notify::init), and drive the network
+  // when PEs span nodes.
+  r.progress = r.spans_nodes ? [] {
+    notify::poll();
+    network_transport().poll("progress");
+  } : notify::poll;
   // PEs on several nodes: atomics on the provider's types go through the network, also to
   // node peers; the scheduler keeps CPU atomics for the others.
   scheduler().configure(r.config.defer_auto ? Scheduler::kAutoThreshold : r.config.defer_threshold, network,
@@ -171,12 +177,6 @@ void runtime_init(const char* call, int requested_threads) {
   world_barrier().init(call);
   r.agreement = static_cast<uint64_t*>(heap_allocate(call, 4 * sizeof(uint64_t), 64));
   notify::init(call);
-  // What every wait does each turn: drain this PE's notification ring (a node peer may be
-  // held back by a full one), and drive the network when PEs span nodes.
-  r.progress = r.spans_nodes ? [] {
-    notify::poll();
-    network_transport().poll("progress");
-  } : notify::poll;
   static bool registered = false;
   if (!registered) {
     atexit(finalize_at_exit);

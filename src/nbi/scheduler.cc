@@ -241,17 +241,17 @@ void Scheduler::notified(const char* call, const Op& data, int tag, bool nbi) {
     // publish() releases the copy's stores (memcpy fences its own streaming stores).
     return notify::publish(call, t.pe, tag);
   }
-  note_network();
   const uint64_t notification = notify::pack(rt().my_pe, tag);
+  if (data.kind == Op::Kind::Get && !nbi) {
+    submit(call, data);  // the data is here: the owner may reuse it
+    return network_->notify(call, t.pe, notification);
+  }
+  note_network();
   if (data.kind == Op::Kind::Put) {
     network_->put_notify(call, t.pe, t.segment, t.offset, data.local, data.bytes, notification);
     if (!nbi && data.bytes > network_->inject_size()) network_->wait_writes(call);  // source reusable
-  } else if (nbi) {
-    network_->get_notify_nbi(call, t.pe, t.segment, t.offset, data.local, data.bytes, notification);
   } else {
-    network_->get(call, t.pe, t.segment, t.offset, data.local, data.bytes);
-    network_->wait_reads(call);
-    network_->notify(call, t.pe, notification);
+    network_->get_notify_nbi(call, t.pe, t.segment, t.offset, data.local, data.bytes, notification);
   }
 }
 

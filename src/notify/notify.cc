@@ -141,7 +141,6 @@ bool take(Request* r, shmemx_notify_status_t* status) {
   return true;
 }
 
-
 }  // namespace
 
 void init(const char* call) {
@@ -211,8 +210,12 @@ int request_start(shmemx_notify_t r) {
   drain_locked();
   r->counted = 0;
   r->state = State::Active;
-  // Notifications that arrived before the start: no started request matched them.
-  for (auto it = unexpected.begin(); it != unexpected.end() && r->counted < r->expected;) {
+  // Notifications that arrived before the start: no started request matched them.  A request
+  // without a wildcard looks at its own pair only.
+  const bool exact_pair = r->source != SHMEMX_ANY_PE && r->tag != SHMEMX_ANY_TAG;
+  auto it = exact_pair ? unexpected.find({r->source, r->tag}) : unexpected.begin();
+  const auto end = exact_pair && it != unexpected.end() ? std::next(it) : unexpected.end();
+  while (it != end && r->counted < r->expected) {
     if (!r->matches(it->first.first, it->first.second)) {
       ++it;
       continue;
@@ -228,8 +231,8 @@ int request_start(shmemx_notify_t r) {
     r->state = State::Complete;
   } else {
     r->started = ++starts;
-    if (r->source == SHMEMX_ANY_PE || r->tag == SHMEMX_ANY_TAG) wildcard.push_back(r);
-    else queue_of({r->source, r->tag}, true)->push_back(r);
+    if (exact_pair) queue_of({r->source, r->tag}, true)->push_back(r);
+    else wildcard.push_back(r);
   }
   return SHMEMX_NOTIFY_SUCCESS;
 }

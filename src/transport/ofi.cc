@@ -272,32 +272,9 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
   } else {
     flush(call);
   }
-  const char* from = static_cast<const char*>(source);
-  while (bytes > 0) {
-    const size_t chunk = bytes < max_message_ ? bytes : max_message_;
-    write(call, pe, segment, offset, from, chunk);
-    from += chunk;
-    offset += chunk;
-    bytes -= chunk;
-  }
-}
-
-void Transport::write(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
-  // fi_inject_write counts a write done once it is sent (tcp: in the socket), not once it
-  // landed, so quiet could return before a small put is visible at its target.  Where
-  // quiet counts on delivery-complete writes, a small write is a message that asks for it.
-  if (!ordered_ && bytes <= inject_size_) return write_message(call, pe, segment, offset, source, bytes, nullptr);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
-  const uint64_t address = remote_address(pe, segment, offset);
-  writes_issued_.fetch_add(1);  // sequentially consistent: see sleeping_
-  Backoff backoff(nullptr);
-  post(call, "a write to", pe, backoff, [&] {
-    return bytes <= inject_size_ ? fi_inject_write(ep_, source, bytes, peer, address, key)
-                                 : fi_write(ep_, source, bytes, nullptr, peer, address, key, nullptr);
+  for_each_piece(bytes, [&](size_t done, size_t chunk) {
+    write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, nullptr);
   });
-  // Data the provider may not have sent yet: wake a sleeping progress thread to push it.
-  if (bytes > inject_size_) wake_if_sleeping();
 }
 
 void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi_rma_iov* rma, void* context,
@@ -321,14 +298,15 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   fi_msg_rma msg;
   rma_message(pe, segment, offset, &iov, &rma, context, &msg);
   // Flags replace the endpoint's op_flags: ask for delivery-complete again where quiet
-  // counts on it.
+  // counts on it, also for an injected write (fi_inject_write would count it done once it
+  // is sent, with tcp once it is in the socket, so quiet could return before it landed).
   uint64_t flags = ordered_ ? 0 : FI_DELIVERY_COMPLETE;
   if (context) flags |= FI_COMPLETION;
   if (data) {
     flags |= FI_REMOTE_CQ_DATA;
     msg.data = *data;
   }
-  if (!context && bytes <= inject_size_) flags |= FI_INJECT;
+  if (!context && bytes <= inject_size_) flags |= FI_INJECT;  // the source is free at once
   writes_issued_.fetch_add(1);  // sequentially consistent: see sleeping_
   Backoff backoff(nullptr);
   post(call, "a write to", pe, backoff, [&] { return fi_writemsg(ep_, &msg, flags); });
@@ -350,18 +328,14 @@ void Transport::get(const char* call, int pe, int segment, uint64_t offset, void
   flush(call);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
-  char* to = static_cast<char*>(dest);
   Backoff backoff(nullptr);
-  while (bytes > 0) {
-    const size_t chunk = bytes < max_message_ ? bytes : max_message_;
+  for_each_piece(bytes, [&](size_t done, size_t chunk) {
     reads_issued_.fetch_add(1, std::memory_order_acq_rel);
     post(call, "a read from", pe, backoff, [&] {
-      return fi_read(ep_, to, chunk, nullptr, peer, remote_address(pe, segment, offset), key, nullptr);
+      return fi_read(ep_, static_cast<char*>(dest) + done, chunk, nullptr, peer,
+                     remote_address(pe, segment, offset + done), key, nullptr);
     });
-    to += chunk;
-    offset += chunk;
-    bytes -= chunk;
-  }
+  });
 }
 
 void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,

@@ -231,12 +231,9 @@ class Transport {
     std::atomic<bool> in_flight{false};
     alignas(64) char data[kBatchBytes];
   };
-  // Posts one write (no larger than the provider's largest message), injected when small
-  // enough, counted; no flush, no coalescing.
-  void write(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
-  // Posts one write (no larger than the provider's largest message) as a message, counted
-  // like every write: with a completion to the CQ for `context` (progress() hands it on)
-  // when given, and carrying `*data` as remote CQ data when given.
+  // Posts one write (no larger than the provider's largest message), counted; no flush, no
+  // coalescing.  With a completion to the CQ for `context` (progress() hands it on) when
+  // given, else injected when small enough; carrying `*data` as remote CQ data when given.
   void write_message(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                      void* context, const uint64_t* data = nullptr);
   // How many messages of at most the provider's largest size carry `bytes` (max_message_
@@ -269,6 +266,10 @@ class Transport {
   // buffer; post_ready_signals() posts the signals and notifications whose data has landed
   // or been read, wait_signals() waits until none is left to post.
   struct PendingSignal;
+  // Posts `bytes` as writes with a completion each; once the last has landed, progress()
+  // carries out `then` (a signal or a notification).  Bytes > 0.
+  void write_then(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+                  const PendingSignal& then);
   bool signal_data_landed(void* context);
   void post_ready_signals();
   void wait_signals();

@@ -54,12 +54,9 @@ bool Transport::absorb(const char* call, int pe, int segment, uint64_t offset, c
 void Transport::write_batch(const char* call) {
   Batch* b = open_batch_;
   open_batch_ = nullptr;
-  if (b->bytes <= inject_size_) {  // the provider copies it: the batch stays free
-    write(call, b->pe, b->segment, b->offset, b->data, b->bytes);
-  } else {
-    b->in_flight.store(true, std::memory_order_release);
-    write_message(call, b->pe, b->segment, b->offset, b->data, b->bytes, b);
-  }
+  const bool injected = b->bytes <= inject_size_;  // the provider copies it: the batch stays free
+  if (!injected) b->in_flight.store(true, std::memory_order_release);
+  write_message(call, b->pe, b->segment, b->offset, b->data, b->bytes, injected ? nullptr : b);
   // Only now: a flush() that sees no open batch must find this one's write counted.
   batch_open_.store(false, std::memory_order_release);
 }

@@ -34,8 +34,14 @@ void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t o
     atomic(call, pe, signal_segment, signal_offset, op, AtomicType::UInt64, &value, nullptr, nullptr);
     return;
   }
+  write_then(call, pe, segment, offset, source, bytes, PendingSignal{pe, signal_segment, signal_offset, value, add, 0});
+}
+
+void Transport::write_then(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+                           const PendingSignal& then) {
   flush(call);
-  auto* pending = new PendingSignal{pe, signal_segment, signal_offset, value, add, pieces(bytes)};
+  auto* pending = new PendingSignal(then);
+  pending->pieces = pieces(bytes);
   signals_pending_.fetch_add(1);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, pending);
@@ -79,13 +85,7 @@ void Transport::put_notify(const char* call, int pe, int segment, uint64_t offse
       put(call, pe, segment, offset, source, bytes);
       return notify(call, pe, data);
     }
-    flush(call);
-    auto* pending = new PendingSignal{pe, 0, 0, data, false, pieces(bytes), true};
-    signals_pending_.fetch_add(1);
-    for_each_piece(bytes, [&](size_t done, size_t chunk) {
-      write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, pending);
-    });
-    return;
+    return write_then(call, pe, segment, offset, source, bytes, PendingSignal{pe, 0, 0, data, false, 0, true});
   }
   flush(call);
   mark_written(pe);
