@@ -110,20 +110,29 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
   // (each read is a turn of the provider's progress: system calls with tcp).  `done_seen`
   // never exceeds the counter, so this never declares an operation complete too early.
   if (done_seen->load(std::memory_order_acquire) >= issued->load(std::memory_order_acquire)) return;
+  // Each counter read is a turn of the provider's progress, so the error count (another
+  // turn) is read only while the operations are not all done, and only every few turns: a
+  // failed operation never completes, and the wait ends with its error a few turns later.
   Backoff backoff(nullptr);
-  for (;;) {
-    uint64_t done, errors;
+  for (unsigned turn = 0;; ++turn) {
+    uint64_t done;
     {
       std::lock_guard<SpinLock> lock(mutex_);
       done = fi_cntr_read(counter);
-      errors = fi_cntr_readerr(counter);
     }
     done_seen->store(done, std::memory_order_release);
     // Every operation issued so far, others' too: a counter cannot tell whose completed.
     if (done >= issued->load(std::memory_order_acquire)) break;
-    if (errors > *errors_seen) {
-      *errors_seen = errors;
-      report_error(call, counter == write_counter_ ? "a write or atomic" : "a read or fetching atomic");
+    if (turn % kErrorCheckTurns == 0) {
+      uint64_t errors;
+      {
+        std::lock_guard<SpinLock> lock(mutex_);
+        errors = fi_cntr_readerr(counter);
+      }
+      if (errors > *errors_seen) {
+        *errors_seen = errors;
+        report_error(call, counter == write_counter_ ? "a write or atomic" : "a read or fetching atomic");
+      }
     }
     progress();
     backoff.pause();
@@ -131,17 +140,22 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
 }
 
 bool Transport::in_flight() {
-  uint64_t writes, reads;
-  {
-    std::lock_guard<SpinLock> lock(mutex_);
-    writes = fi_cntr_read(write_counter_);
-    reads = fi_cntr_read(read_counter_);
-  }
-  // What maybe_in_flight() and the waits look at: never more than the counters.
-  writes_done_seen_.store(writes, std::memory_order_release);
-  reads_done_seen_.store(reads, std::memory_order_release);
-  return writes < writes_issued_.load(std::memory_order_acquire) ||
-         reads < reads_issued_.load(std::memory_order_acquire) ||
+  // A counter is read (a turn of the provider's progress) only while it has operations to
+  // catch up with.
+  auto catch_up = [&](fid_cntr* counter, const std::atomic<uint64_t>& issued, std::atomic<uint64_t>& done_seen) {
+    if (done_seen.load(std::memory_order_acquire) >= issued.load(std::memory_order_acquire)) return false;
+    uint64_t done;
+    {
+      std::lock_guard<SpinLock> lock(mutex_);
+      done = fi_cntr_read(counter);
+    }
+    // What maybe_in_flight() and the waits look at: never more than the counter.
+    done_seen.store(done, std::memory_order_release);
+    return done < issued.load(std::memory_order_acquire);
+  };
+  const bool writes = catch_up(write_counter_, writes_issued_, writes_done_seen_);
+  const bool reads = catch_up(read_counter_, reads_issued_, reads_done_seen_);
+  return writes || reads ||
          software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
 }
 
