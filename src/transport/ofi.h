@@ -183,7 +183,7 @@ class Transport {
  private:
   void wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
                     std::atomic<uint64_t>* done_seen, uint64_t* errors_seen);
-  static constexpr unsigned kErrorCheckTurns = 8;  // wait_counter() reads errors every 8th turn
+  static constexpr unsigned kErrorCheckTurns = 4;  // wait_counter()'s turns per read of errors and progress()
   [[noreturn]] void report_error(const char* call, const char* what);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
   void mark_written(int pe);

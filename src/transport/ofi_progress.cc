@@ -110,11 +110,13 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
   // (each read is a turn of the provider's progress: system calls with tcp).  `done_seen`
   // never exceeds the counter, so this never declares an operation complete too early.
   if (done_seen->load(std::memory_order_acquire) >= issued->load(std::memory_order_acquire)) return;
-  // Each counter read is a turn of the provider's progress, so the error count (another
-  // turn) is read only while the operations are not all done, and only every few turns: a
-  // failed operation never completes, and the wait ends with its error a few turns later.
+  // Each counter read is a turn of the provider's progress, which is all the counter needs
+  // to move.  The rest costs turns too, so it runs every few turns: the error count (a
+  // failed operation never completes; the wait ends with its error a few turns later), and
+  // progress(), which serves what arrived in the CQ (other PEs' requests, notifications).
   Backoff backoff(nullptr);
   for (unsigned turn = 0;; ++turn) {
+    if (!helper_thread) pe_turns_.fetch_add(1, std::memory_order_relaxed);
     uint64_t done;
     {
       std::lock_guard<SpinLock> lock(mutex_);
@@ -134,7 +136,7 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
         report_error(call, counter == write_counter_ ? "a write or atomic" : "a read or fetching atomic");
       }
     }
-    progress();
+    if (turn % kErrorCheckTurns == kErrorCheckTurns / 2) progress();
     backoff.pause();
   }
 }
