@@ -12,6 +12,7 @@
 
 #include "core/backoff.h"
 #include "core/runtime.h"
+#include "core/spin_lock.h"
 #include "mem/symmetric.h"
 
 struct shmemx_notify_req {
@@ -62,11 +63,12 @@ Ring* my_ring = nullptr;
 std::unique_ptr<std::atomic<uint64_t>[]> head_seen;  // per PE: publish()
 size_t ring_offset = 0;  // in the heap, the same on every PE
 
-// The target side, one per process: guarded by `mutex`.  Started requests wait in start
+// The target side, one per process: guarded by `mutex`, a lock that spins (every section
+// it guards is short, and a waiter's turn is on the path of every notification).  Started requests wait in start
 // order: those for one (source, tag) in a queue of their own, found in one lookup, and those
 // with a wildcard in a list that every arrival scans.  An arrival goes to the earlier
 // started of the first request in its queue and the first wildcard request that matches.
-std::mutex mutex;
+SpinLock mutex;
 uint64_t starts = 0;                // start order
 struct PairHash {
   size_t operator()(const std::pair<int, int>& k) const {
@@ -98,7 +100,7 @@ bool count(Request* r, int source, int tag) {
   r->last_source = source;
   r->last_tag = tag;
   if (++r->counted < r->expected) return false;
-  r->state = State::Complete;
+  r->state.store(State::Complete, std::memory_order_release);
   return true;
 }
 
@@ -136,7 +138,8 @@ bool valid(const Request* r) { return r && r->magic == Request::kLive; }
 // (or another thread took it first).
 bool take(Request* r, shmemx_notify_status_t* status) {
   State complete = State::Complete;
-  if (!r->state.compare_exchange_strong(complete, State::Inactive, std::memory_order_acquire)) return false;
+  if (r->state.load(std::memory_order_relaxed) != complete ||
+      !r->state.compare_exchange_strong(complete, State::Inactive, std::memory_order_acquire)) return false;
   if (status) *status = shmemx_notify_status_t{r->last_source, r->last_tag, r->counted};
   return true;
 }
@@ -152,7 +155,7 @@ void init(const char* call) {
 }
 
 void deliver(int source, int tag) {
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<SpinLock> lock(mutex);
   deliver_locked(source, tag);
 }
 
@@ -184,7 +187,7 @@ void poll() {
   if (!my_ring) return;
   const uint64_t h = my_ring->head.load(std::memory_order_relaxed);
   if (my_ring->slots[h % kSlots].seq.load(std::memory_order_acquire) != h + 1) return;
-  std::unique_lock<std::mutex> lock(mutex, std::try_to_lock);
+  std::unique_lock<SpinLock> lock(mutex, std::try_to_lock);
   if (lock.owns_lock()) drain_locked();
 }
 
@@ -205,11 +208,11 @@ int request_init(int source_pe, int tag, int expected_count, shmemx_notify_t* re
 int request_start(shmemx_notify_t r) {
   check_ready("shmemx_notify_start");
   if (!valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<SpinLock> lock(mutex);
   if (r->state != State::Inactive) return SHMEMX_NOTIFY_ERR_ACTIVE;
   drain_locked();
   r->counted = 0;
-  r->state = State::Active;
+  r->state.store(State::Active, std::memory_order_relaxed);
   // Notifications that arrived before the start: no started request matched them.  A request
   // without a wildcard looks at its own pair only.
   const bool exact_pair = r->source != SHMEMX_ANY_PE && r->tag != SHMEMX_ANY_TAG;
@@ -228,7 +231,7 @@ int request_start(shmemx_notify_t r) {
     it = it->second == 0 ? unexpected.erase(it) : std::next(it);
   }
   if (r->counted == r->expected) {
-    r->state = State::Complete;
+    r->state.store(State::Complete, std::memory_order_release);
   } else {
     r->started = ++starts;
     if (exact_pair) queue_of({r->source, r->tag}, true)->push_back(r);
@@ -298,7 +301,7 @@ int request_waitany(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_sta
 int request_free(shmemx_notify_t* req) {
   check_ready("shmemx_notify_free");
   if (!req) return SHMEMX_NOTIFY_ERR_REQUEST;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<SpinLock> lock(mutex);
   Request* r = *req;
   if (!valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
   if (r->state == State::Active) return SHMEMX_NOTIFY_ERR_ACTIVE;
