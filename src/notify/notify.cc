@@ -64,10 +64,11 @@ std::unique_ptr<std::atomic<uint64_t>[]> head_seen;  // per PE: publish()
 size_t ring_offset = 0;  // in the heap, the same on every PE
 
 // The target side, one per process: guarded by `mutex`, a lock that spins (every section
-// it guards is short, and a waiter's turn is on the path of every notification).  Started requests wait in start
-// order: those for one (source, tag) in a queue of their own, found in one lookup, and those
-// with a wildcard in a list that every arrival scans.  An arrival goes to the earlier
-// started of the first request in its queue and the first wildcard request that matches.
+// it guards is short, and a waiter's turn is on the path of every notification).  Started
+// requests wait in start order: those for one (source, tag) in a queue of their own, found
+// in one lookup, and those with a wildcard in a list that every arrival scans.  An arrival
+// goes to the earlier started of the first request in its queue and the first wildcard
+// request that matches.
 SpinLock mutex;
 uint64_t starts = 0;                // start order
 struct PairHash {

@@ -99,11 +99,11 @@ class Transport {
   // data, and the target's progress hands it to the on_notification() handler once the
   // write's data has landed there.  Where the provider carries fewer than 8 bytes of remote
   // CQ data (or open() was told so), it travels as a message instead, sent once the data
-  // has landed (ordered providers: right after the data's writes, which it cannot pass).  put_notify: a put whose last write carries `data`
-  // (earlier pieces of a put larger than the provider's largest message land first); the
-  // source may be reused as after put().  get_notify_nbi: a read, then, once it has
-  // completed, a notification alone; both complete after quiet().  notify: a notification
-  // alone.
+  // has landed (ordered providers: right after the data's writes, which it cannot pass).
+  // put_notify: a put whose last write carries `data` (earlier pieces of a put larger than
+  // the provider's largest message land first); the source may be reused as after put().
+  // get_notify_nbi: a read, then, once it has completed, a notification alone; both
+  // complete after quiet().  notify: a notification alone.
   void put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                   uint64_t data);
   void get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes, uint64_t data);
@@ -184,6 +184,11 @@ class Transport {
   void wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
                     std::atomic<uint64_t>* done_seen, uint64_t* errors_seen);
   static constexpr unsigned kErrorCheckTurns = 4;  // wait_counter()'s turns per read of errors and progress()
+  // Reads `counter` into `done_seen` (a turn of the provider's progress) if it has operations
+  // to catch up with; true while some of those issued are not done.
+  bool catch_up(fid_cntr* counter, const std::atomic<uint64_t>& issued, std::atomic<uint64_t>& done_seen);
+  // Counts a turn of a PE thread in the engine (not of the progress thread): pe_driving().
+  void count_pe_turn();
   [[noreturn]] void report_error(const char* call, const char* what);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
   void mark_written(int pe);

@@ -24,8 +24,12 @@ thread_local bool helper_thread = false;  // the progress thread, not a PE's own
 
 void Transport::mark_helper_thread() { helper_thread = true; }
 
-void Transport::progress() {
+void Transport::count_pe_turn() {
   if (!helper_thread) pe_turns_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Transport::progress() {
+  count_pe_turn();
   fi_cq_data_entry entries[8];
   ssize_t n;
   {
@@ -104,27 +108,31 @@ void Transport::report_error(const char* call, const char* what) {
   fatal(call, "libfabric: %s failed", what);
 }
 
-void Transport::wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
-                             std::atomic<uint64_t>* done_seen, uint64_t* errors_seen) {
+bool Transport::catch_up(fid_cntr* counter, const std::atomic<uint64_t>& issued,
+                         std::atomic<uint64_t>& done_seen) {
   // Nothing issued since the counter last caught up: done, without reading the counter
   // (each read is a turn of the provider's progress: system calls with tcp).  `done_seen`
   // never exceeds the counter, so this never declares an operation complete too early.
-  if (done_seen->load(std::memory_order_acquire) >= issued->load(std::memory_order_acquire)) return;
-  // Each counter read is a turn of the provider's progress, which is all the counter needs
-  // to move.  The rest costs turns too, so it runs every few turns: the error count (a
-  // failed operation never completes; the wait ends with its error a few turns later), and
-  // progress(), which serves what arrived in the CQ (other PEs' requests, notifications).
+  if (done_seen.load(std::memory_order_acquire) >= issued.load(std::memory_order_acquire)) return false;
+  uint64_t done;
+  {
+    std::lock_guard<SpinLock> lock(mutex_);
+    done = fi_cntr_read(counter);
+  }
+  done_seen.store(done, std::memory_order_release);
+  // Every operation issued so far, others' too: a counter cannot tell whose completed.
+  return done < issued.load(std::memory_order_acquire);
+}
+
+void Transport::wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
+                             std::atomic<uint64_t>* done_seen, uint64_t* errors_seen) {
+  // A counter read is all the counter needs to move.  The rest costs turns too, so it runs
+  // every few turns: the error count (a failed operation never completes; the wait ends
+  // with its error a few turns later), and progress(), which serves what arrived in the CQ
+  // (other PEs' requests, notifications).
   Backoff backoff(nullptr);
-  for (unsigned turn = 0;; ++turn) {
-    if (!helper_thread) pe_turns_.fetch_add(1, std::memory_order_relaxed);
-    uint64_t done;
-    {
-      std::lock_guard<SpinLock> lock(mutex_);
-      done = fi_cntr_read(counter);
-    }
-    done_seen->store(done, std::memory_order_release);
-    // Every operation issued so far, others' too: a counter cannot tell whose completed.
-    if (done >= issued->load(std::memory_order_acquire)) break;
+  for (unsigned turn = 0; catch_up(counter, *issued, *done_seen); ++turn) {
+    count_pe_turn();
     if (turn % kErrorCheckTurns == 0) {
       uint64_t errors;
       {
@@ -142,19 +150,6 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
 }
 
 bool Transport::in_flight() {
-  // A counter is read (a turn of the provider's progress) only while it has operations to
-  // catch up with.
-  auto catch_up = [&](fid_cntr* counter, const std::atomic<uint64_t>& issued, std::atomic<uint64_t>& done_seen) {
-    if (done_seen.load(std::memory_order_acquire) >= issued.load(std::memory_order_acquire)) return false;
-    uint64_t done;
-    {
-      std::lock_guard<SpinLock> lock(mutex_);
-      done = fi_cntr_read(counter);
-    }
-    // What maybe_in_flight() and the waits look at: never more than the counter.
-    done_seen.store(done, std::memory_order_release);
-    return done < issued.load(std::memory_order_acquire);
-  };
   const bool writes = catch_up(write_counter_, writes_issued_, writes_done_seen_);
   const bool reads = catch_up(read_counter_, reads_issued_, reads_done_seen_);
   return writes || reads ||
