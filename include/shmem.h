@@ -74,6 +74,30 @@ extern struct tandem_ctx tandem_ctx_default;
 #endif
 #define SHMEM_CTX_DEFAULT ((shmem_ctx_t)&tandem_ctx_default)
 
+/* Teams.  SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are link-time constants. */
+typedef struct tandem_team *shmem_team_t;
+typedef struct {
+  int num_contexts;
+} shmem_team_config_t;
+#define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
+#define SHMEM_TEAM_INVALID ((shmem_team_t)0)
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern struct tandem_team tandem_team_world, tandem_team_shared;
+#ifdef __cplusplus
+}
+#endif
+#define SHMEM_TEAM_WORLD ((shmem_team_t)&tandem_team_world)
+#define SHMEM_TEAM_SHARED ((shmem_team_t)&tandem_team_shared)
+
+/* Sessions. */
+typedef struct {
+  size_t total_ops;
+} shmem_ctx_session_config_t;
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+
 #define TANDEM_PREFIX shmem_
 #include <tandem/api.h>
 #undef TANDEM_PREFIX

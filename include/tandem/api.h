@@ -200,6 +200,92 @@ void TANDEM_NAME(ctx_pe_quiet)(shmem_ctx_t ctx, const int *target_pes, size_t np
 /* Barriers. */
 void TANDEM_NAME(barrier_all)(void);
 void TANDEM_NAME(sync_all)(void);
+void TANDEM_NAME(barrier)(int PE_start, int logPE_stride, int PE_size, long *pSync);
+/* Parenthesised so that the type-generic shmem_sync macro does not expand here. */
+void (TANDEM_NAME(sync))(int PE_start, int logPE_stride, int PE_size, long *pSync);
+
+/* Sessions: hints that a context issues a batch of operations. */
+void TANDEM_NAME(ctx_session_start)(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config,
+                                    long config_mask);
+void TANDEM_NAME(ctx_session_stop)(shmem_ctx_t ctx);
+
+/* Profiling control: no effect unless a profiling library intercepts it. */
+void TANDEM_NAME(pcontrol)(const int level, ...);
+
+/* Teams. */
+int TANDEM_NAME(team_my_pe)(shmem_team_t team);
+int TANDEM_NAME(team_n_pes)(shmem_team_t team);
+int TANDEM_NAME(team_get_config)(shmem_team_t team, long config_mask, shmem_team_config_t *config);
+int TANDEM_NAME(team_translate_pe)(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
+int TANDEM_NAME(team_split_strided)(shmem_team_t parent_team, int start, int stride, int size,
+                                    const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team);
+int TANDEM_NAME(team_split_2d)(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config,
+                               long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+                               long yaxis_mask, shmem_team_t *yaxis_team);
+void TANDEM_NAME(team_destroy)(shmem_team_t team);
+int TANDEM_NAME(team_sync)(shmem_team_t team);
+void *TANDEM_NAME(team_ptr)(shmem_team_t team, const void *dest, int pe);
+int TANDEM_NAME(team_create_ctx)(shmem_team_t team, long options, shmem_ctx_t *ctx);
+int TANDEM_NAME(ctx_get_team)(shmem_ctx_t ctx, shmem_team_t *team);
+
+/* Collectives on teams, for every standard RMA type and bytes. */
+#define TANDEM_DECLARE_COLL(T, N) \
+  int TANDEM_NAME(N##_broadcast)(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root); \
+  int TANDEM_NAME(N##_collect)(shmem_team_t team, T *dest, const T *source, size_t nelems); \
+  int TANDEM_NAME(N##_fcollect)(shmem_team_t team, T *dest, const T *source, size_t nelems); \
+  int TANDEM_NAME(N##_alltoall)(shmem_team_t team, T *dest, const T *source, size_t nelems); \
+  int TANDEM_NAME(N##_alltoalls)(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+TANDEM_COLL_TYPES(TANDEM_DECLARE_COLL)
+#undef TANDEM_DECLARE_COLL
+int TANDEM_NAME(broadcastmem)(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
+int TANDEM_NAME(collectmem)(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int TANDEM_NAME(fcollectmem)(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int TANDEM_NAME(alltoallmem)(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int TANDEM_NAME(alltoallsmem)(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems);
+
+/* Reductions and scans on teams. */
+/* FN is the routine's name without the prefix (int_and_reduce); the operation is pasted as
+ * part of one identifier because and, or and xor are operator names in C++. */
+#define TANDEM_DECLARE_REDUCE(T, FN) \
+  int TANDEM_NAME(FN)(shmem_team_t team, T *dest, const T *source, size_t nreduce);
+#define TANDEM_DECLARE_REDUCE_BITWISE(T, N) \
+  TANDEM_DECLARE_REDUCE(T, N##_and_reduce) TANDEM_DECLARE_REDUCE(T, N##_or_reduce) TANDEM_DECLARE_REDUCE(T, N##_xor_reduce)
+#define TANDEM_DECLARE_REDUCE_MINMAX(T, N) TANDEM_DECLARE_REDUCE(T, N##_max_reduce) TANDEM_DECLARE_REDUCE(T, N##_min_reduce)
+#define TANDEM_DECLARE_REDUCE_ARITH(T, N) \
+  TANDEM_DECLARE_REDUCE(T, N##_sum_reduce) TANDEM_DECLARE_REDUCE(T, N##_prod_reduce) \
+  int TANDEM_NAME(N##_sum_inscan)(shmem_team_t team, T *dest, const T *source, size_t nelems); \
+  int TANDEM_NAME(N##_sum_exscan)(shmem_team_t team, T *dest, const T *source, size_t nelems);
+TANDEM_REDUCE_BITWISE_TYPES(TANDEM_DECLARE_REDUCE_BITWISE)
+TANDEM_REDUCE_MINMAX_TYPES(TANDEM_DECLARE_REDUCE_MINMAX)
+TANDEM_REDUCE_ARITH_TYPES(TANDEM_DECLARE_REDUCE_ARITH)
+#undef TANDEM_DECLARE_REDUCE_BITWISE
+#undef TANDEM_DECLARE_REDUCE_MINMAX
+#undef TANDEM_DECLARE_REDUCE_ARITH
+#undef TANDEM_DECLARE_REDUCE
+
+/* Deprecated active-set collectives. */
+#define TANDEM_DECLARE_COLL_SIZED(BITS) \
+  void TANDEM_NAME(broadcast##BITS)(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync); \
+  void TANDEM_NAME(collect##BITS)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync); \
+  void TANDEM_NAME(fcollect##BITS)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync); \
+  void TANDEM_NAME(alltoall##BITS)(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync); \
+  void TANDEM_NAME(alltoalls##BITS)(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync);
+TANDEM_DECLARE_COLL_SIZED(32)
+TANDEM_DECLARE_COLL_SIZED(64)
+#undef TANDEM_DECLARE_COLL_SIZED
+#define TANDEM_DECLARE_TO_ALL(T, FN) \
+  void TANDEM_NAME(FN)(T *dest, const T *source, int nreduce, int PE_start, int logPE_stride, int PE_size, T *pWrk, long *pSync);
+#define TANDEM_DECLARE_TO_ALL_BITWISE(T, N) \
+  TANDEM_DECLARE_TO_ALL(T, N##_and_to_all) TANDEM_DECLARE_TO_ALL(T, N##_or_to_all) TANDEM_DECLARE_TO_ALL(T, N##_xor_to_all)
+#define TANDEM_DECLARE_TO_ALL_MINMAX(T, N) TANDEM_DECLARE_TO_ALL(T, N##_max_to_all) TANDEM_DECLARE_TO_ALL(T, N##_min_to_all)
+#define TANDEM_DECLARE_TO_ALL_ARITH(T, N) TANDEM_DECLARE_TO_ALL(T, N##_sum_to_all) TANDEM_DECLARE_TO_ALL(T, N##_prod_to_all)
+TANDEM_TO_ALL_BITWISE_TYPES(TANDEM_DECLARE_TO_ALL_BITWISE)
+TANDEM_TO_ALL_MINMAX_TYPES(TANDEM_DECLARE_TO_ALL_MINMAX)
+TANDEM_TO_ALL_ARITH_TYPES(TANDEM_DECLARE_TO_ALL_ARITH)
+#undef TANDEM_DECLARE_TO_ALL_BITWISE
+#undef TANDEM_DECLARE_TO_ALL_MINMAX
+#undef TANDEM_DECLARE_TO_ALL_ARITH
+#undef TANDEM_DECLARE_TO_ALL
 
 /* Point-to-point synchronisation. */
 #define TANDEM_DECLARE_P2P(T, N) \

@@ -120,6 +120,37 @@ TANDEM_OVERLOAD_WAIT_UNTIL(unsigned long long, ulonglong)
 inline void shmem_signal_add(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmem_ctx_signal_add(c, sig, v, pe); }
 inline void shmem_signal_set(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmem_ctx_signal_set(c, sig, v, pe); }
 
+/* Collectives on teams. */
+#define TANDEM_OVERLOAD_COLL(T, N) \
+  inline int shmem_broadcast(shmem_team_t t, T *d, const T *s, size_t n, int root) { return shmem_##N##_broadcast(t, d, s, n, root); } \
+  inline int shmem_collect(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_collect(t, d, s, n); } \
+  inline int shmem_fcollect(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_fcollect(t, d, s, n); } \
+  inline int shmem_alltoall(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_alltoall(t, d, s, n); } \
+  inline int shmem_alltoalls(shmem_team_t t, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n) { return shmem_##N##_alltoalls(t, d, s, dst, sst, n); }
+TANDEM_GENERIC_COLL_TYPES(TANDEM_OVERLOAD_COLL)
+#undef TANDEM_OVERLOAD_COLL
+#define TANDEM_OVERLOAD_REDUCE_BITWISE(T, N) \
+  inline int shmem_and_reduce(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_and_reduce(t, d, s, n); } \
+  inline int shmem_or_reduce(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_or_reduce(t, d, s, n); } \
+  inline int shmem_xor_reduce(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_xor_reduce(t, d, s, n); }
+TANDEM_GENERIC_REDUCE_BITWISE_TYPES(TANDEM_OVERLOAD_REDUCE_BITWISE)
+#undef TANDEM_OVERLOAD_REDUCE_BITWISE
+#define TANDEM_OVERLOAD_REDUCE_MINMAX(T, N) \
+  inline int shmem_max_reduce(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_max_reduce(t, d, s, n); } \
+  inline int shmem_min_reduce(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_min_reduce(t, d, s, n); }
+TANDEM_GENERIC_REDUCE_MINMAX_TYPES(TANDEM_OVERLOAD_REDUCE_MINMAX)
+#undef TANDEM_OVERLOAD_REDUCE_MINMAX
+#define TANDEM_OVERLOAD_REDUCE_ARITH(T, N) \
+  inline int shmem_sum_reduce(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_sum_reduce(t, d, s, n); } \
+  inline int shmem_prod_reduce(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_prod_reduce(t, d, s, n); } \
+  inline int shmem_sum_inscan(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_sum_inscan(t, d, s, n); } \
+  inline int shmem_sum_exscan(shmem_team_t t, T *d, const T *s, size_t n) { return shmem_##N##_sum_exscan(t, d, s, n); }
+TANDEM_GENERIC_REDUCE_ARITH_TYPES(TANDEM_OVERLOAD_REDUCE_ARITH)
+#undef TANDEM_OVERLOAD_REDUCE_ARITH
+
+/* shmem_sync(team) beside the deprecated shmem_sync(PE_start, logPE_stride, PE_size, pSync). */
+inline int shmem_sync(shmem_team_t t) { return shmem_team_sync(t); }
+
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 
 #define TANDEM_FIRST_(a, ...) a
@@ -290,6 +321,44 @@ inline void shmem_signal_set(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) {
   _Generic((TANDEM_FIRST(__VA_ARGS__)), shmem_ctx_t: CTX, default: PLAIN)(__VA_ARGS__)
 #define shmem_signal_add(...) TANDEM_SIGNAL_SELECT(shmem_signal_add, shmem_ctx_signal_add, __VA_ARGS__)
 #define shmem_signal_set(...) TANDEM_SIGNAL_SELECT(shmem_signal_set, shmem_ctx_signal_set, __VA_ARGS__)
+
+/* Collectives on teams: picked by the pointed-to type of dest, the second argument. */
+#define TANDEM_SELECT_TEAM(TABLE, CASE, ...) \
+  _Generic(*(TANDEM_SECOND(__VA_ARGS__)), TABLE(CASE) default: tandem_generic_no_match)(__VA_ARGS__)
+#define TANDEM_C_broadcast(T, N) T: shmem_##N##_broadcast,
+#define TANDEM_C_collect(T, N) T: shmem_##N##_collect,
+#define TANDEM_C_fcollect(T, N) T: shmem_##N##_fcollect,
+#define TANDEM_C_alltoall(T, N) T: shmem_##N##_alltoall,
+#define TANDEM_C_alltoalls(T, N) T: shmem_##N##_alltoalls,
+#define TANDEM_C_and_reduce(T, N) T: shmem_##N##_and_reduce,
+#define TANDEM_C_or_reduce(T, N) T: shmem_##N##_or_reduce,
+#define TANDEM_C_xor_reduce(T, N) T: shmem_##N##_xor_reduce,
+#define TANDEM_C_max_reduce(T, N) T: shmem_##N##_max_reduce,
+#define TANDEM_C_min_reduce(T, N) T: shmem_##N##_min_reduce,
+#define TANDEM_C_sum_reduce(T, N) T: shmem_##N##_sum_reduce,
+#define TANDEM_C_prod_reduce(T, N) T: shmem_##N##_prod_reduce,
+#define TANDEM_C_sum_inscan(T, N) T: shmem_##N##_sum_inscan,
+#define TANDEM_C_sum_exscan(T, N) T: shmem_##N##_sum_exscan,
+#define shmem_broadcast(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_broadcast, __VA_ARGS__)
+#define shmem_collect(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_collect, __VA_ARGS__)
+#define shmem_fcollect(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_fcollect, __VA_ARGS__)
+#define shmem_alltoall(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_alltoall, __VA_ARGS__)
+#define shmem_alltoalls(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_alltoalls, __VA_ARGS__)
+#define shmem_and_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_BITWISE_TYPES, TANDEM_C_and_reduce, __VA_ARGS__)
+#define shmem_or_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_BITWISE_TYPES, TANDEM_C_or_reduce, __VA_ARGS__)
+#define shmem_xor_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_BITWISE_TYPES, TANDEM_C_xor_reduce, __VA_ARGS__)
+#define shmem_max_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_MINMAX_TYPES, TANDEM_C_max_reduce, __VA_ARGS__)
+#define shmem_min_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_MINMAX_TYPES, TANDEM_C_min_reduce, __VA_ARGS__)
+#define shmem_sum_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_sum_reduce, __VA_ARGS__)
+#define shmem_prod_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_prod_reduce, __VA_ARGS__)
+#define shmem_sum_inscan(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_sum_inscan, __VA_ARGS__)
+#define shmem_sum_exscan(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_sum_exscan, __VA_ARGS__)
+
+/* shmem_sync(team), or the deprecated shmem_sync(PE_start, logPE_stride, PE_size, pSync):
+ * picked by the number of arguments. */
+#define TANDEM_FIFTH_(a, b, c, d, e, ...) e
+#define shmem_sync(...) \
+  TANDEM_FIFTH_(__VA_ARGS__, shmem_sync, tandem_generic_no_match, tandem_generic_no_match, shmem_team_sync, 0)(__VA_ARGS__)
 
 #endif /* C11 */
 

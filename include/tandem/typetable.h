@@ -61,6 +61,52 @@
 #define TANDEM_GENERIC_AMO_BITWISE_TYPES(X) \
   X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)
 
+/* Collectives: broadcast, collect, fcollect, alltoall and alltoalls cover the standard RMA
+ * types; the reductions have three tables of their own. */
+#define TANDEM_COLL_TYPES(X) TANDEM_RMA_TYPES(X)
+#define TANDEM_REDUCE_BITWISE_TYPES(X) \
+  X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint) \
+  X(unsigned long, ulong) X(unsigned long long, ulonglong) X(int8_t, int8) \
+  X(int16_t, int16) X(int32_t, int32) X(int64_t, int64) X(uint8_t, uint8) \
+  X(uint16_t, uint16) X(uint32_t, uint32) X(uint64_t, uint64) X(size_t, size)
+#define TANDEM_REDUCE_MINMAX_TYPES(X) \
+  X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long) \
+  X(long long, longlong) X(ptrdiff_t, ptrdiff) X(unsigned char, uchar) \
+  X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong) \
+  X(unsigned long long, ulonglong) X(int8_t, int8) X(int16_t, int16) X(int32_t, int32) \
+  X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16) X(uint32_t, uint32) \
+  X(uint64_t, uint64) X(size_t, size) X(float, float) X(double, double) \
+  X(long double, longdouble)
+/* Sum, product and the scans. */
+#define TANDEM_REDUCE_ARITH_TYPES(X) \
+  TANDEM_REDUCE_MINMAX_TYPES(X) X(tandem_complexd, complexd) X(tandem_complexf, complexf)
+
+/* The deprecated active-set reductions (shmem_int_sum_to_all, ...). */
+#define TANDEM_TO_ALL_BITWISE_TYPES(X) X(short, short) X(int, int) X(long, long) X(long long, longlong)
+#define TANDEM_TO_ALL_MINMAX_TYPES(X) \
+  TANDEM_TO_ALL_BITWISE_TYPES(X) X(float, float) X(double, double) X(long double, longdouble)
+#define TANDEM_TO_ALL_ARITH_TYPES(X) \
+  TANDEM_TO_ALL_MINMAX_TYPES(X) X(tandem_complexd, complexd) X(tandem_complexf, complexf)
+
+/* Distinct C types of the collectives, for the type-generic names. */
+#define TANDEM_GENERIC_COLL_TYPES(X) TANDEM_GENERIC_RMA_TYPES(X)
+#define TANDEM_GENERIC_REDUCE_BITWISE_TYPES(X) \
+  X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint) \
+  X(unsigned long, ulong) X(unsigned long long, ulonglong) X(int8_t, int8) \
+  X(int16_t, int16) X(int32_t, int32) X(int64_t, int64)
+#define TANDEM_GENERIC_REDUCE_MINMAX_TYPES(X) TANDEM_GENERIC_RMA_TYPES(X)
+#define TANDEM_GENERIC_REDUCE_ARITH_TYPES(X) \
+  TANDEM_GENERIC_RMA_TYPES(X) X(tandem_complexd, complexd) X(tandem_complexf, complexf)
+
+/* The complex types of the sum and product reductions. */
+#ifdef __cplusplus
+__extension__ typedef __complex__ float tandem_complexf;
+__extension__ typedef __complex__ double tandem_complexd;
+#else
+typedef float _Complex tandem_complexf;
+typedef double _Complex tandem_complexd;
+#endif
+
 /* A 16-byte element for put128/get128 and friends. */
 typedef struct { unsigned long long tandem_word[2]; } tandem_uint128_t;
 

@@ -15,7 +15,7 @@ namespace {
 template <typename T>
 T amo(const char* call, shmem_ctx_t ctx, AmoOp op, T* dest, int pe, T operand = T(), T compare = T(),
       bool fetch = true) {
-  check_ctx(call, ctx);
+  pe = ctx_pe(call, ctx, pe);
   check_buffer(call, "dest", dest, sizeof(T));
   if (__builtin_expect(reinterpret_cast<uintptr_t>(dest) % sizeof(T) != 0, 0))
     fatal(call, "dest = %p is not aligned to its %zu-byte type", static_cast<void*>(dest), sizeof(T));

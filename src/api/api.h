@@ -7,6 +7,7 @@
 #include <pshmem.h>
 #include <shmemx.h>
 
+#include "coll/team.h"
 #include "core/runtime.h"
 
 #define TANDEM_API(RET, NAME, PARAMS)                                                 \
@@ -22,6 +23,8 @@
 struct tandem_ctx {
   long options;
   bool is_default;
+  const tandem_team* team;  // PE numbers are ranks in this team; nullptr: world PEs
+  bool in_session = false;  // between shmem_ctx_session_start and _stop
 };
 
 namespace tandem {
@@ -29,6 +32,12 @@ namespace tandem {
 inline void check_ctx(const char* call, shmem_ctx_t ctx) {
   if (__builtin_expect(ctx == SHMEM_CTX_INVALID, 0))
     fatal(call, "ctx = SHMEM_CTX_INVALID is not a usable context");
+}
+
+// Checks the context and turns `pe`, a rank in the context's team, into a world PE.
+inline int ctx_pe(const char* call, shmem_ctx_t ctx, int pe) {
+  check_ctx(call, ctx);
+  return ctx->team ? team_world_pe(call, *ctx->team, pe) : pe;
 }
 
 }  // namespace tandem

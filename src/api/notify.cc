@@ -14,7 +14,7 @@ namespace {
 template <typename T>
 void notified(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T* source, size_t nelems, int pe,
               int tag, bool nbi) {
-  check_ctx(call, ctx);
+  pe = ctx_pe(call, ctx, pe);
   if (tag < 0) fatal(call, "tag = %d is negative: tags are non-negative ints", tag);
   const size_t bytes = nelems * sizeof(T);
   check_buffer(call, "dest", dest, bytes);

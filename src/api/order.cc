@@ -1,6 +1,6 @@
 // Ordering, completion and barriers.
 #include "api/api.h"
-#include "coll/barrier.h"
+#include "coll/team.h"
 #include "nbi/scheduler.h"
 
 using namespace tandem;
@@ -39,16 +39,18 @@ TANDEM_API(void, pe_quiet, (const int* target_pes, size_t npes)) { pe_quiet(TAND
 
 TANDEM_API(void, ctx_pe_quiet, (shmem_ctx_t ctx, const int* target_pes, size_t npes)) {
   check_ctx(TANDEM_CALL, ctx);
+  check_buffer(TANDEM_CALL, "target_pes", target_pes, npes);
+  for (size_t i = 0; i < npes; ++i) ctx_pe(TANDEM_CALL, ctx, target_pes[i]);  // ranks of the ctx's team
   pe_quiet(TANDEM_CALL, target_pes, npes);
 }
 
 TANDEM_API(void, barrier_all, (void)) {
   check_ready(TANDEM_CALL);
   scheduler().quiet(TANDEM_CALL);
-  world_barrier().run(TANDEM_CALL);
+  team_sync(TANDEM_CALL, tandem_team_world);
 }
 
 TANDEM_API(void, sync_all, (void)) {
   check_ready(TANDEM_CALL);
-  world_barrier().run(TANDEM_CALL);
+  team_sync(TANDEM_CALL, tandem_team_world);
 }

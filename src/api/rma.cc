@@ -19,7 +19,7 @@ void submit(const char* call, const Op& op, Blocking blocking) {
 
 template <typename T>
 void put(const char* call, shmem_ctx_t ctx, T* dest, const T* source, size_t nelems, int pe, Blocking b) {
-  check_ctx(call, ctx);
+  pe = ctx_pe(call, ctx, pe);
   const size_t bytes = nelems * sizeof(T);
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
@@ -29,7 +29,7 @@ void put(const char* call, shmem_ctx_t ctx, T* dest, const T* source, size_t nel
 
 template <typename T>
 void get(const char* call, shmem_ctx_t ctx, T* dest, const T* source, size_t nelems, int pe, Blocking b) {
-  check_ctx(call, ctx);
+  pe = ctx_pe(call, ctx, pe);
   const size_t bytes = nelems * sizeof(T);
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
@@ -39,7 +39,7 @@ void get(const char* call, shmem_ctx_t ctx, T* dest, const T* source, size_t nel
 
 template <typename T>
 void p(const char* call, shmem_ctx_t ctx, T* dest, T value, int pe) {
-  check_ctx(call, ctx);
+  pe = ctx_pe(call, ctx, pe);
   check_buffer(call, "dest", dest, sizeof(T));
   const Target to = locate(call, "dest", dest, sizeof(T), pe);
   if (to.mapped) *reinterpret_cast<T*>(to.mapped) = value;
@@ -48,7 +48,7 @@ void p(const char* call, shmem_ctx_t ctx, T* dest, T value, int pe) {
 
 template <typename T>
 T g(const char* call, shmem_ctx_t ctx, const T* source, int pe) {
-  check_ctx(call, ctx);
+  pe = ctx_pe(call, ctx, pe);
   check_buffer(call, "source", source, sizeof(T));
   const Target from = locate(call, "source", source, sizeof(T), pe);
   if (from.mapped) return *reinterpret_cast<const T*>(from.mapped);
@@ -68,7 +68,7 @@ size_t strided_extent(const char* call, const char* what, ptrdiff_t stride, size
 template <typename T>
 void strided(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst,
              ptrdiff_t sst, size_t block, size_t blocks, int pe) {
-  check_ctx(call, ctx);
+  pe = ctx_pe(call, ctx, pe);
   const size_t dest_bytes = strided_extent(call, "dst", dst, block, blocks) * sizeof(T);
   const size_t source_bytes = strided_extent(call, "sst", sst, block, blocks) * sizeof(T);
   check_buffer(call, "dest", dest, dest_bytes);

@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "api/api.h"
-#include "coll/barrier.h"
+#include "coll/team.h"
 #include "mem/symmetric.h"
 #include "mem/target.h"
 #include "nbi/progress_thread.h"
@@ -20,7 +20,7 @@
 #include "notify/notify.h"
 #include "transport/ofi.h"
 
-struct tandem_ctx tandem_ctx_default = {0, true};
+struct tandem_ctx tandem_ctx_default = {0, true, nullptr};
 
 namespace tandem {
 
@@ -174,7 +174,7 @@ void runtime_init(const char* call, int requested_threads) {
                         r.config.stats);
   r.initialized = true;
   r.init_count = 1;
-  world_barrier().init(call);
+  teams_init(call);
   r.agreement = static_cast<uint64_t*>(heap_allocate(call, 4 * sizeof(uint64_t), 64));
   notify::init(call);
   static bool registered = false;
@@ -182,7 +182,7 @@ void runtime_init(const char* call, int requested_threads) {
     atexit(finalize_at_exit);
     registered = true;
   }
-  world_barrier().run(call);
+  team_sync(call, tandem_team_world);
 
   if (r.my_pe == 0 && (r.config.version || r.config.info))
     printf("Tandem %s, OpenSHMEM %d.%d\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
@@ -230,7 +230,7 @@ void runtime_finalize(const char* call) {
             static_cast<unsigned long long>(s.early_drains),
             static_cast<unsigned long long>(r.spans_nodes ? network_transport().coalesced_puts() : 0));
   }
-  world_barrier().run(call);
+  team_sync(call, tandem_team_world);
   if (r.spans_nodes) {
     // Our last barrier signals may still travel; once every PE is past this point no
     // operation targets an endpoint any more, and endpoints can close.
@@ -327,7 +327,7 @@ TANDEM_API(void, info_get_name, (char* name)) {
 TANDEM_API(int, ctx_create, (long options, shmem_ctx_t* ctx)) {
   check_ready(TANDEM_CALL);
   check_buffer(TANDEM_CALL, "ctx", ctx, 1);
-  *ctx = new tandem_ctx{options, false};
+  *ctx = new tandem_ctx{options, false, nullptr};
   return 0;
 }
 

@@ -30,7 +30,7 @@ void update_signal(const char* call, uint64_t* sig_addr, uint64_t signal, int si
 template <typename T>
 void put_signal(const char* call, shmem_ctx_t ctx, T* dest, const T* source, size_t nelems,
                 uint64_t* sig_addr, uint64_t signal, int sig_op, int pe, bool nbi) {
-  check_ctx(call, ctx);
+  pe = ctx_pe(call, ctx, pe);
   const size_t bytes = nelems * sizeof(T);
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
@@ -70,13 +70,11 @@ TANDEM_API(uint64_t, signal_fetch, (const uint64_t* sig_addr)) {
 
 TANDEM_API(void, signal_add, (uint64_t* sig_addr, uint64_t signal, int pe)) { update_signal(TANDEM_CALL, sig_addr, signal, SHMEM_SIGNAL_ADD, pe); }
 TANDEM_API(void, ctx_signal_add, (shmem_ctx_t c, uint64_t* sig_addr, uint64_t signal, int pe)) {
-  check_ctx(TANDEM_CALL, c);
-  update_signal(TANDEM_CALL, sig_addr, signal, SHMEM_SIGNAL_ADD, pe);
+  update_signal(TANDEM_CALL, sig_addr, signal, SHMEM_SIGNAL_ADD, ctx_pe(TANDEM_CALL, c, pe));
 }
 TANDEM_API(void, signal_set, (uint64_t* sig_addr, uint64_t signal, int pe)) { update_signal(TANDEM_CALL, sig_addr, signal, SHMEM_SIGNAL_SET, pe); }
 TANDEM_API(void, ctx_signal_set, (shmem_ctx_t c, uint64_t* sig_addr, uint64_t signal, int pe)) {
-  check_ctx(TANDEM_CALL, c);
-  update_signal(TANDEM_CALL, sig_addr, signal, SHMEM_SIGNAL_SET, pe);
+  update_signal(TANDEM_CALL, sig_addr, signal, SHMEM_SIGNAL_SET, ctx_pe(TANDEM_CALL, c, pe));
 }
 
 TANDEM_API(uint64_t, signal_wait_until, (uint64_t* sig_addr, int cmp, uint64_t cmp_value)) {

@@ -66,6 +66,12 @@ class Scheduler {
     drain_writes(call);
     drain(call);
   }
+  // The end of a batch (shmem_ctx_session_stop): runs what is held and writes the open
+  // batch of coalesced puts, so that nothing of the batch waits for the next quiet.
+  void push_held(const char* call) {
+    run_all_held(call);
+    if (network_) network_->flush(call);
+  }
   // The progress thread's duties.  `pushes` (it has a core of its own): it pushes the
   // network's writes out while the PE copies or computes; otherwise a held copy that runs
   // while writes are in flight pushes them itself between its pieces.  `writes`

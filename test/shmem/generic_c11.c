@@ -252,6 +252,41 @@ int main(void) {
   shmem_barrier_all();
   CHECK(shmem_signal_fetch(&sig) == 2, "generic signal_set");
   shmem_ctx_destroy(ctx);
-  (void)npes;
+
+  /* The collectives' generic names pick the routine by the type of dest. */
+  static int ci, cio[64], ca[64];
+  static double cd, cdo;
+  static unsigned long cu, cuo[3];
+  static long psync[SHMEM_BARRIER_SYNC_SIZE];
+  ci = me + 1, cd = me + 0.5, cu = 1ul << me;
+  for (int j = 0; j < npes; ++j) ca[j] = me * 100 + j;
+  shmem_barrier_all();
+  shmem_sum_reduce(SHMEM_TEAM_WORLD, cio, &ci, 1);
+  CHECK(cio[0] == npes * (npes + 1) / 2, "generic sum_reduce gave %d", cio[0]);
+  shmem_prod_reduce(SHMEM_TEAM_WORLD, cio, &ci, 1);
+  shmem_min_reduce(SHMEM_TEAM_WORLD, cio + 1, &ci, 1);
+  CHECK(cio[0] >= 1 && cio[1] == 1, "generic prod/min_reduce gave %d %d", cio[0], cio[1]);
+  shmem_max_reduce(SHMEM_TEAM_WORLD, &cdo, &cd, 1);
+  CHECK(cdo == npes - 0.5, "generic max_reduce on double gave %g", cdo);
+  shmem_or_reduce(SHMEM_TEAM_WORLD, &cuo[0], &cu, 1);
+  shmem_and_reduce(SHMEM_TEAM_WORLD, &cuo[1], &cu, 1);
+  shmem_xor_reduce(SHMEM_TEAM_WORLD, &cuo[2], &cu, 1);
+  CHECK(cuo[0] == (1ul << npes) - 1 && cuo[1] == (npes == 1) && cuo[2] == cuo[0], "generic bitwise reduce");
+  shmem_broadcast(SHMEM_TEAM_WORLD, cio, &ci, 1, 0);
+  CHECK(cio[0] == 1, "generic broadcast gave %d", cio[0]);
+  shmem_fcollect(SHMEM_TEAM_WORLD, cio, &ci, 1);
+  for (int r = 0; r < npes; ++r) CHECK(cio[r] == r + 1, "generic fcollect [%d] = %d", r, cio[r]);
+  shmem_collect(SHMEM_TEAM_WORLD, cio, &ci, 1);
+  for (int r = 0; r < npes; ++r) CHECK(cio[r] == r + 1, "generic collect [%d] = %d", r, cio[r]);
+  shmem_alltoall(SHMEM_TEAM_WORLD, cio, ca, 1);
+  for (int j = 0; j < npes; ++j) CHECK(cio[j] == j * 100 + me, "generic alltoall [%d] = %d", j, cio[j]);
+  shmem_alltoalls(SHMEM_TEAM_WORLD, cio, ca, 1, 1, 1);
+  for (int j = 0; j < npes; ++j) CHECK(cio[j] == j * 100 + me, "generic alltoalls [%d] = %d", j, cio[j]);
+  shmem_sum_inscan(SHMEM_TEAM_WORLD, cio, &ci, 1);
+  shmem_sum_exscan(SHMEM_TEAM_WORLD, cio + 1, &ci, 1);
+  CHECK(cio[0] == (me + 1) * (me + 2) / 2 && cio[1] == me * (me + 1) / 2, "generic scans gave %d %d", cio[0], cio[1]);
+  /* shmem_sync: the team form (one argument) and the deprecated active-set form (four) */
+  CHECK(shmem_sync(SHMEM_TEAM_WORLD) == 0, "shmem_sync(team)");
+  shmem_sync(0, 0, npes, psync);
   return test_finish("generic_c11");
 }

@@ -2,8 +2,8 @@
 // shmem_iput, shmem_iget, shmem_put_nbi, shmem_get_nbi, shmem_put_signal (plain and with a
 // context), shmemx_put_notify and shmemx_get_notify (Tandem's notified access, plain and
 // nbi, with and without a context), the atomics, shmem_wait_until, shmem_test and the set
-// variants, called from
-// templates over several types.  Non-integral values for the floating types catch an
+// variants, and the collectives on teams (broadcast, collect, fcollect, alltoall(s), the
+// reductions, the scans, shmem_sync(team)), called from templates over several types.  Non-integral values for the floating types catch an
 // overload that converts to the wrong type.
 #include <shmem.h>
 #include <shmemx.h>
@@ -216,6 +216,50 @@ void extended_floating(const char* name) {
   shmem_free(w);
 }
 
+// The collectives through their overloads on SHMEM_TEAM_WORLD; the reductions on small
+// values so that every type holds the results.
+template <typename T>
+void collectives(const char* name) {
+  T* src = static_cast<T*>(shmem_calloc(static_cast<size_t>(npes) * 2, sizeof(T)));
+  T* dst = static_cast<T*>(shmem_calloc(static_cast<size_t>(npes) * 4, sizeof(T)));
+  for (int j = 0; j < 2 * npes; ++j) src[j] = value<T>(me, j % 8);
+  shmem_barrier_all();
+  shmem_broadcast(SHMEM_TEAM_WORLD, dst, src, 2, npes - 1);
+  EXPECT(dst[1] == value<T>(npes - 1, 1), "%s: broadcast", name);
+  shmem_fcollect(SHMEM_TEAM_WORLD, dst, src, 1);
+  shmem_collect(SHMEM_TEAM_WORLD, dst + npes, src, 1);
+  for (int r = 0; r < npes; ++r)
+    EXPECT(dst[r] == value<T>(r, 0) && dst[npes + r] == value<T>(r, 0), "%s: (f)collect [%d]", name, r);
+  shmem_alltoall(SHMEM_TEAM_WORLD, dst, src, 1);
+  shmem_alltoalls(SHMEM_TEAM_WORLD, dst + npes, src, 1, 1, 1);
+  for (int j = 0; j < npes; ++j)
+    EXPECT(dst[j] == value<T>(j, me % 8) && dst[npes + j] == value<T>(j, me % 8), "%s: alltoall(s) [%d]", name, j);
+  src[0] = static_cast<T>(me % 2 + 1);
+  shmem_sum_reduce(SHMEM_TEAM_WORLD, dst, src, 1);
+  shmem_prod_reduce(SHMEM_TEAM_WORLD, dst + 1, src, 1);
+  shmem_max_reduce(SHMEM_TEAM_WORLD, dst + 2, src, 1);
+  shmem_min_reduce(SHMEM_TEAM_WORLD, dst + 3, src, 1);
+  const int twos = npes / 2;
+  EXPECT(dst[0] == static_cast<T>(npes + twos) && dst[1] == static_cast<T>(1 << twos) &&
+             dst[2] == static_cast<T>(npes > 1 ? 2 : 1) && dst[3] == static_cast<T>(1),
+         "%s: sum, prod, max, min", name);
+  shmem_sum_inscan(SHMEM_TEAM_WORLD, dst, src, 1);
+  shmem_sum_exscan(SHMEM_TEAM_WORLD, dst + 1, src, 1);
+  EXPECT(dst[0] == static_cast<T>(dst[1] + src[0]), "%s: inscan - exscan is my own value", name);
+  if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
+    src[0] = static_cast<T>(1u << (me % 8));
+    shmem_or_reduce(SHMEM_TEAM_WORLD, dst, src, 1);
+    shmem_and_reduce(SHMEM_TEAM_WORLD, dst + 1, src, 1);
+    shmem_xor_reduce(SHMEM_TEAM_WORLD, dst + 2, src, 1);
+    const T all = static_cast<T>((1u << (npes < 8 ? npes : 8)) - 1);
+    EXPECT(dst[0] == all && dst[1] == static_cast<T>(npes == 1 ? 1 : 0), "%s: or, and", name);
+    EXPECT(npes > 8 || dst[2] == all, "%s: xor", name);
+  }
+  EXPECT(shmem_sync(SHMEM_TEAM_WORLD) == 0, "%s: shmem_sync(team)", name);
+  shmem_free(dst);
+  shmem_free(src);
+}
+
 }  // namespace
 
 int main() {
@@ -226,20 +270,12 @@ int main() {
   left_pe = (me + npes - 1) % npes;
   sig = static_cast<uint64_t*>(shmem_calloc(1, sizeof(uint64_t)));
 
-  rma<float>("float");
-  rma<double>("double");
-  rma<long double>("long double");
-  rma<char>("char");
-  rma<signed char>("signed char");
-  rma<short>("short");
-  rma<int>("int");
-  rma<long>("long");
-  rma<long long>("long long");
-  rma<unsigned char>("unsigned char");
-  rma<unsigned short>("unsigned short");
-  rma<unsigned int>("unsigned int");
-  rma<unsigned long>("unsigned long");
-  rma<unsigned long long>("unsigned long long");
+  // Every distinct C type of the RMA and collective type tables.
+#define EACH_TYPE(X) \
+  X(float) X(double) X(long double) X(char) X(signed char) X(short) X(int) X(long) X(long long) \
+  X(unsigned char) X(unsigned short) X(unsigned int) X(unsigned long) X(unsigned long long)
+#define RMA(T) rma<T>(#T);
+  EACH_TYPE(RMA)
   rma<int32_t>("int32_t");
   rma<uint64_t>("uint64_t");
   rma<size_t>("size_t");
@@ -276,6 +312,9 @@ int main() {
   EXPECT(shmem_signal_fetch(sig) == 7, "overloaded ctx signal_set");
   shmem_ctx_destroy(ctx);
   shmem_free(sig);
+
+#define COLLECTIVES(T) collectives<T>(#T);
+  EACH_TYPE(COLLECTIVES)
 
   shmem_barrier_all();
   if (failures) std::fprintf(stderr, "generic_cxx: PE %d: %d check(s) failed\n", me, failures);

@@ -22,6 +22,11 @@
  *   debug_overrun     shmem_putmem of 4096 bytes into a 64-byte object that is followed
  *                     by another object (run with SHMEM_DEBUG=1)
  *   invalid_ctx       shmem_ctx_int_put with SHMEM_CTX_INVALID
+ *   invalid_team      shmem_int_sum_reduce on SHMEM_TEAM_INVALID
+ *   bad_root          shmem_long_broadcast on SHMEM_TEAM_WORLD from PE_root = 99
+ *   bad_active_set    shmem_barrier with PE_size = 0
+ *   bad_split         shmem_team_split_strided of SHMEM_TEAM_WORLD with size = 99
+ *   team_ctx_pe       shmem_ctx_long_p on a SHMEM_TEAM_SHARED context to pe = 64
  *   bad_free          shmem_free of a pointer that shmem_malloc did not return
  *   bad_align         shmem_align with alignment = 48
  *   negative_pe       shmem_long_atomic_fetch_add to pe = -1
@@ -118,6 +123,20 @@ int main(int argc, char **argv) {
     shmem_putmem(object, big, 4096, 0);
   } else if (strcmp(c, "invalid_ctx") == 0) {
     shmem_ctx_int_put(SHMEM_CTX_INVALID, global_int, src, 4, 0);
+  } else if (strcmp(c, "invalid_team") == 0) {
+    shmem_int_sum_reduce(SHMEM_TEAM_INVALID, global_int, global_int + 2, 2);
+  } else if (strcmp(c, "bad_root") == 0) {
+    shmem_long_broadcast(SHMEM_TEAM_WORLD, (long *)object, (long *)after, 1, 99);
+  } else if (strcmp(c, "bad_active_set") == 0) {
+    static long psync[SHMEM_BARRIER_SYNC_SIZE];
+    shmem_barrier(0, 0, 0, psync);
+  } else if (strcmp(c, "bad_split") == 0) {
+    shmem_team_t team;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 99, NULL, 0, &team);
+  } else if (strcmp(c, "team_ctx_pe") == 0) {
+    shmem_ctx_t ctx;
+    shmem_team_create_ctx(SHMEM_TEAM_SHARED, 0, &ctx);
+    shmem_ctx_long_p(ctx, (long *)object, 1, 64);
   } else if (strcmp(c, "bad_free") == 0) {
     shmem_free(object + 8);
   } else if (strcmp(c, "bad_align") == 0) {

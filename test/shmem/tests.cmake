@@ -119,6 +119,10 @@ tandem_shmem_test(atomic_sum)
 set_tests_properties(atomic_sum_np4_nodes2 atomic_sum_np4_nodes4 atomic_sum_np4_nodes2_sockets
                      PROPERTIES RUN_SERIAL TRUE TIMEOUT 240)
 tandem_shmem_test(lock)
+# Teams and collectives, also on 3 PEs (a team size that is not a power of two).
+tandem_shmem_test(teams NP 1 2 3 4)
+tandem_shmem_test(collectives NP 1 2 3 4)
+tandem_shmem_test(collectives_legacy NP 1 2 3 4)
 tandem_shmem_test(thread_multiple)
 tandem_shmem_test(generic_c11)
 tandem_shmem_test(generic_cxx)
@@ -233,6 +237,16 @@ tandem_shmem_failure(bad_debug_overrun debug_overrun 1
   ENV SHMEM_DEBUG=1)
 tandem_shmem_failure(bad_invalid_ctx invalid_ctx 1
   "shmem_ctx_int_put on PE @PE@: ctx = SHMEM_CTX_INVALID")
+tandem_shmem_failure(bad_invalid_team invalid_team 1
+  "shmem_int_sum_reduce on PE @PE@: team = SHMEM_TEAM_INVALID")
+tandem_shmem_failure(bad_root bad_root 1
+  "shmem_long_broadcast on PE @PE@: PE_root = 99 is out of range")
+tandem_shmem_failure(bad_active_set bad_active_set 1
+  "shmem_barrier on PE @PE@: PE_size = 0 is not a positive number of PEs")
+tandem_shmem_failure(bad_split bad_split 1
+  "shmem_team_split_strided on PE @PE@: size = 99 is out of range")
+tandem_shmem_failure(bad_team_ctx_pe team_ctx_pe 1
+  "shmem_ctx_long_p on PE @PE@: pe = 64 is out of range for the context's team")
 tandem_shmem_failure(bad_free bad_free 1
   "shmem_free on PE @PE@: ptr = ${addr} was not returned by shmem_malloc")
 tandem_shmem_failure(bad_thread_level bad_thread_level 1

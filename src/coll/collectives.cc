@@ -1,0 +1,87 @@
+#include "coll/collectives.h"
+
+namespace tandem::coll {
+
+bool pull(const char* call, void* dest, const void* source, size_t bytes, int pe) {
+  if (bytes == 0) return false;
+  const Target from = locate(call, "source", source, bytes, pe);
+  if (from.mapped) {
+    if (from.mapped != dest) memcpy(dest, from.mapped, bytes);
+    return false;
+  }
+  scheduler().submit_nbi(call, Op{Op::Kind::Get, from, dest, bytes});
+  return true;
+}
+
+void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root, bool to_root) {
+  const char* call = g.call();
+  check_buffer(call, "dest", dest, bytes);
+  check_buffer(call, "source", source, bytes);
+  locate(call, "dest", dest, bytes, rt().my_pe);  // symmetric, whole
+  g.sync();
+  if (g.rank() != root || to_root) {
+    if (pull(call, dest, source, bytes, g.pe(root))) scheduler().quiet(call);
+  }
+  g.sync();
+  g.finish();
+}
+
+void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_size) {
+  const char* call = g.call();
+  check_buffer(call, "source", source, bytes);
+  std::vector<size_t> offset(static_cast<size_t>(g.size()) + 1, 0);
+  if (!same_size) __atomic_store_n(g.exchange(), static_cast<uint64_t>(bytes), __ATOMIC_RELEASE);
+  g.sync();
+  if (same_size) {
+    for (int r = 0; r < g.size(); ++r) offset[static_cast<size_t>(r) + 1] = offset[static_cast<size_t>(r)] + bytes;
+  } else {
+    std::vector<uint64_t> sizes(static_cast<size_t>(g.size()));
+    bool network = false;
+    for (int r = 0; r < g.size(); ++r)
+      network |= pull(call, &sizes[static_cast<size_t>(r)], g.exchange(), sizeof(uint64_t), g.pe(r));
+    if (network) scheduler().quiet(call);
+    for (int r = 0; r < g.size(); ++r) offset[static_cast<size_t>(r) + 1] = offset[static_cast<size_t>(r)] + sizes[static_cast<size_t>(r)];
+  }
+  const size_t total = offset.back();
+  check_buffer(call, "dest", dest, total);
+  locate(call, "dest", dest, total, rt().my_pe);  // symmetric, large enough for everything
+  bool network = false;
+  for (int r = 0; r < g.size(); ++r) {
+    const size_t n = offset[static_cast<size_t>(r) + 1] - offset[static_cast<size_t>(r)];
+    network |= pull(call, static_cast<char*>(dest) + offset[static_cast<size_t>(r)], source, n, g.pe(r));
+  }
+  if (network) scheduler().quiet(call);
+  g.sync();
+  g.finish();
+}
+
+void alltoall(Group& g, void* dest, const void* source, size_t count, size_t elem, ptrdiff_t dst, ptrdiff_t sst) {
+  const char* call = g.call();
+  if (dst < 1) fatal(call, "dst = %td is not a positive stride", dst);
+  if (sst < 1) fatal(call, "sst = %td is not a positive stride", sst);
+  const size_t n = static_cast<size_t>(g.size());
+  // The last element of the last block, plus one.
+  const size_t dest_elems = count == 0 ? 0 : (n * count - 1) * static_cast<size_t>(dst) + 1;
+  const size_t source_elems = count == 0 ? 0 : (n * count - 1) * static_cast<size_t>(sst) + 1;
+  check_buffer(call, "dest", dest, dest_elems * elem);
+  check_buffer(call, "source", source, source_elems * elem);
+  locate(call, "dest", dest, dest_elems * elem, rt().my_pe);
+  g.sync();
+  bool network = false;
+  const bool contiguous = dst == 1 && sst == 1;
+  for (int r = 0; r < g.size(); ++r) {
+    char* to = static_cast<char*>(dest) + static_cast<size_t>(r) * count * static_cast<size_t>(dst) * elem;
+    const char* from = static_cast<const char*>(source) + static_cast<size_t>(g.rank()) * count * static_cast<size_t>(sst) * elem;
+    if (contiguous) {
+      network |= pull(call, to, from, count * elem, g.pe(r));
+      continue;
+    }
+    for (size_t i = 0; i < count; ++i)
+      network |= pull(call, to + i * static_cast<size_t>(dst) * elem, from + i * static_cast<size_t>(sst) * elem, elem, g.pe(r));
+  }
+  if (network) scheduler().quiet(call);
+  g.sync();
+  g.finish();
+}
+
+}  // namespace tandem::coll

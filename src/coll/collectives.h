@@ -1,0 +1,83 @@
+// The data movement of the collectives, over a Group (a team or an active set).
+//
+// Every collective pulls: between two syncs of the group each PE reads what it needs from
+// the others' symmetric source objects (a copy from mapped memory for node peers, network
+// gets otherwise) and writes only its own dest.  The first sync makes sure every source is
+// ready; the second that no PE still reads a source when its owner returns and may reuse
+// it.  Because no PE writes another's memory, dest needs no preparation, dest may be the
+// source object in the reductions, and one PE's next collective cannot disturb a slower
+// PE's current one.  All PEs combine reduction inputs in rank order, so floating-point
+// results agree bit for bit on every PE.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <vector>
+
+#include "coll/team.h"
+#include "mem/target.h"
+#include "nbi/scheduler.h"
+
+namespace tandem::coll {
+
+// Copies `bytes` of the symmetric object at `source` on world PE `pe` into local `dest`.
+// Returns true when a network get was posted (completed by the caller's quiet).
+bool pull(const char* call, void* dest, const void* source, size_t bytes, int pe);
+
+// dest on every PE of the group receives `bytes` from source on the root (rank `root`); the
+// root's own dest too when `to_root`.
+void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root, bool to_root);
+// dest receives the blocks of every PE in rank order: `bytes` each (fcollect), or each PE's
+// own count (collect, `same_size` false).
+void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_size);
+// Block j of dest receives block `rank` of PE j's source, blocks of `count` elements of
+// `elem` bytes placed `dst` and `sst` elements apart element by element.
+void alltoall(Group& g, void* dest, const void* source, size_t count, size_t elem, ptrdiff_t dst, ptrdiff_t sst);
+
+enum class Scan { None, Inclusive, Exclusive };
+
+// dest[i] = source[i] of the ranks in range (all, up to and including this PE, or before
+// it) folded with `fold` in rank order; an exclusive scan gives rank 0 T() (zero).
+template <typename T, typename Fold>
+void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan scan = Scan::None) {
+  const char* call = g.call();
+  check_buffer(call, "dest", dest, count * sizeof(T));
+  check_buffer(call, "source", source, count * sizeof(T));
+  g.sync();
+  const int ranks = scan == Scan::None ? g.size() : scan == Scan::Inclusive ? g.rank() + 1 : g.rank();
+  std::vector<T> result(count, T());
+  if (ranks > 0 && count > 0) {
+    // Pieces small enough that every rank's part of one fits in about 1 MiB.
+    const size_t piece = std::min(count, std::max<size_t>(1, (size_t{1} << 20) / (sizeof(T) * static_cast<size_t>(ranks))));
+    std::vector<T> fetched(piece * static_cast<size_t>(ranks));
+    std::vector<const T*> inputs(static_cast<size_t>(ranks));
+    for (size_t first = 0; first < count; first += piece) {
+      const size_t n = std::min(piece, count - first);
+      bool network = false;
+      for (int r = 0; r < ranks; ++r) {
+        const Target from = locate(call, "source", source + first, n * sizeof(T), g.pe(r));
+        T* slot = &fetched[static_cast<size_t>(r) * piece];
+        if (from.mapped) {
+          inputs[static_cast<size_t>(r)] = reinterpret_cast<const T*>(from.mapped);
+        } else {
+          scheduler().submit_nbi(call, Op{Op::Kind::Get, from, slot, n * sizeof(T)});
+          inputs[static_cast<size_t>(r)] = slot;
+          network = true;
+        }
+      }
+      if (network) scheduler().quiet(call);
+      T* out = &result[first];
+      memcpy(static_cast<void*>(out), inputs[0], n * sizeof(T));
+      for (int r = 1; r < ranks; ++r) {
+        const T* in = inputs[static_cast<size_t>(r)];
+        for (size_t i = 0; i < n; ++i) out[i] = fold(out[i], in[i]);
+      }
+    }
+  }
+  g.sync();
+  if (count > 0) memcpy(static_cast<void*>(dest), result.data(), count * sizeof(T));
+  g.finish();
+}
+
+}  // namespace tandem::coll

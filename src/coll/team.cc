@@ -1,0 +1,203 @@
+#include "coll/team.h"
+
+#include <cstring>
+
+#include "core/backoff.h"
+#include "core/runtime.h"
+#include "mem/symmetric.h"
+#include "mem/target.h"
+#include "nbi/scheduler.h"
+
+extern "C" {
+tandem_team tandem_team_world;
+tandem_team tandem_team_shared;
+}
+
+namespace tandem {
+
+namespace {
+
+constexpr int kSlots = 64;  // live teams per PE, the predefined two included
+
+// One slot of the symmetric team area.
+struct alignas(64) Slot {
+  uint64_t counters[tandem_team::kRounds];
+  uint64_t exchange;
+};
+
+Slot* area = nullptr;         // kSlots, symmetric
+uint64_t used_slots = 0;      // slots of the teams this PE is in
+
+// `fresh`: the slot's counters are still 0 everywhere (at init), and a faster peer may
+// already be counting on them, so they must not be read.
+void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_team_config_t* config, bool fresh) {
+  const Runtime& r = rt();
+  team.slot = slot;
+  team.pes = std::move(pes);
+  team.rank_of.assign(static_cast<size_t>(r.n_pes), -1);
+  for (size_t i = 0; i < team.pes.size(); ++i) team.rank_of[static_cast<size_t>(team.pes[i])] = static_cast<int>(i);
+  team.rank = team.rank_of[static_cast<size_t>(r.my_pe)];
+  team.config = config ? *config : shmem_team_config_t{};
+  team.epoch = 0;
+  // Otherwise counters only grow, and this PE is in no other team of this slot (no peer
+  // counts on it before the split's last sync): what they hold now is the base this team's
+  // barriers count from.
+  for (int k = 0; k < tandem_team::kRounds; ++k)
+    team.base[k] = fresh ? 0 : __atomic_load_n(&area[slot].counters[k], __ATOMIC_ACQUIRE);
+  used_slots |= uint64_t{1} << slot;
+}
+
+// Reads the symmetric word `word` of every PE of `group` (after a sync that follows their
+// writes) and folds them with `fold`.
+template <typename Fold>
+void read_exchange(Group& group, Fold fold) {
+  std::vector<uint64_t> words(static_cast<size_t>(group.size()));
+  bool network = false;
+  for (int r = 0; r < group.size(); ++r) {
+    const Target from = locate(group.call(), "exchange word", group.exchange(), sizeof(uint64_t), group.pe(r));
+    if (from.mapped) words[static_cast<size_t>(r)] = __atomic_load_n(reinterpret_cast<uint64_t*>(from.mapped), __ATOMIC_ACQUIRE);
+    else {
+      scheduler().submit_nbi(group.call(), Op{Op::Kind::Get, from, &words[static_cast<size_t>(r)], sizeof(uint64_t)});
+      network = true;
+    }
+  }
+  if (network) scheduler().quiet(group.call());
+  for (int r = 0; r < group.size(); ++r) fold(r, words[static_cast<size_t>(r)]);
+}
+
+}  // namespace
+
+void teams_init(const char* call) {
+  Runtime& r = rt();
+  // The heap is fresh (zero-filled) at init, so every counter starts at 0 on every PE.
+  area = static_cast<Slot*>(heap_allocate(call, kSlots * sizeof(Slot), alignof(Slot)));
+  if (area == nullptr) fatal(call, "no room for the teams' counters in the symmetric heap");
+  used_slots = 0;
+  std::vector<int> world(static_cast<size_t>(r.n_pes));
+  for (int pe = 0; pe < r.n_pes; ++pe) world[static_cast<size_t>(pe)] = pe;
+  make_team(tandem_team_world, 0, std::move(world), nullptr, true);
+  make_team(tandem_team_shared, 1, r.local_pes, nullptr, true);
+  tandem_team_world.predefined = tandem_team_shared.predefined = true;
+}
+
+tandem_team& team_of(const char* call, const char* what, shmem_team_t team) {
+  check_ready(call);
+  if (__builtin_expect(team == SHMEM_TEAM_INVALID, 0))
+    fatal(call, "%s = SHMEM_TEAM_INVALID is not a team this PE belongs to", what);
+  return *team;
+}
+
+int team_world_pe(const char* call, const tandem_team& team, int rank) {
+  if (__builtin_expect(rank < 0 || rank >= team.size(), 0))
+    fatal(call, "pe = %d is out of range for the context's team: expected 0 <= pe < %d", rank, team.size());
+  return team.pes[static_cast<size_t>(rank)];
+}
+
+void team_sync(const char* call, tandem_team& team) {
+  const int n = team.size();
+  if (n == 1) return;
+  const uint64_t epoch = ++team.epoch;
+  Slot& slot = area[team.slot];
+  for (int k = 0, distance = 1; distance < n; ++k, distance <<= 1) {
+    const int partner = team.pes[static_cast<size_t>((team.rank + distance) % n)];
+    const Target remote = locate(call, "barrier counter", &slot.counters[k], sizeof(uint64_t), partner);
+    scheduler().atomic<uint64_t>(call, remote, shm::AmoOp::Add, 1, 0, false);
+    const uint64_t goal = team.base[k] + epoch;
+    uint64_t* mine = &slot.counters[k];
+    wait_until_ready([&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) >= goal; });
+  }
+}
+
+bool team_split(const char* call, tandem_team& parent, int count, const std::vector<int>* members,
+                const shmem_team_config_t* const* configs, const long* masks, shmem_team_t* out) {
+  // Every PE of the parent offers the slots it has free; the new teams take the lowest
+  // slots free on all of them.
+  Group group(call, parent);
+  __atomic_store_n(group.exchange(), ~used_slots, __ATOMIC_RELEASE);
+  group.sync();
+  uint64_t free_everywhere = ~uint64_t{0};
+  read_exchange(group, [&](int, uint64_t word) { free_everywhere &= word; });
+  int slots[2] = {-1, -1};
+  bool ok = true;
+  for (int t = 0; t < count; ++t) {
+    if (free_everywhere == 0) {
+      ok = false;
+      break;
+    }
+    slots[t] = __builtin_ctzll(free_everywhere);
+    free_everywhere &= free_everywhere - 1;
+  }
+  for (int t = 0; t < count; ++t) {
+    out[t] = SHMEM_TEAM_INVALID;
+    if (!ok || members[t].empty()) continue;
+    std::vector<int> pes;
+    pes.reserve(members[t].size());
+    for (int rank : members[t]) pes.push_back(parent.pes[static_cast<size_t>(rank)]);
+    auto* team = new tandem_team;
+    const bool use_config = configs[t] && (masks[t] & SHMEM_TEAM_NUM_CONTEXTS);
+    make_team(*team, slots[t], std::move(pes), use_config ? configs[t] : nullptr, false);
+    out[t] = team;
+  }
+  // No PE may count on a new team's counters before every PE has taken its base.
+  group.sync();
+  return ok;
+}
+
+void team_destroy(const char* call, tandem_team& team) {
+  if (team.predefined) fatal(call, "team = %s cannot be destroyed", &team == &tandem_team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+  scheduler().quiet(call);
+  used_slots &= ~(uint64_t{1} << team.slot);
+  delete &team;
+}
+
+Group::Group(const char* call, int start, int log_stride, int size, long* psync, size_t psync_len)
+    : call_(call), start_(start), size_(size), psync_(psync) {
+  check_ready(call);
+  const Runtime& r = rt();
+  if (log_stride < 0 || log_stride > 30) fatal(call, "logPE_stride = %d is out of range: expected 0 <= logPE_stride <= 30", log_stride);
+  stride_ = 1 << log_stride;
+  if (size < 1) fatal(call, "PE_size = %d is not a positive number of PEs", size);
+  if (start < 0 || start >= r.n_pes) fatal(call, "PE_start = %d is out of range: expected 0 <= PE_start < %d", start, r.n_pes);
+  const long last = start + static_cast<long>(size - 1) * stride_;
+  if (last >= r.n_pes)
+    fatal(call, "the active set (PE_start = %d, logPE_stride = %d, PE_size = %d) runs past the last PE, %d", start,
+          log_stride, size, r.n_pes - 1);
+  const int offset = r.my_pe - start;
+  if (offset < 0 || offset % stride_ != 0 || offset / stride_ >= size)
+    fatal(call, "this PE is not in the active set (PE_start = %d, logPE_stride = %d, PE_size = %d)", start, log_stride, size);
+  rank_ = offset / stride_;
+  check_buffer(call, "pSync", psync, psync_len * sizeof(long));
+  locate(call, "pSync", psync, psync_len * sizeof(long), r.my_pe);  // symmetric
+}
+
+int Group::rank_of_root(int root, const char* what) const {
+  if (root < 0 || root >= size_)
+    fatal(call_, "%s = %d is out of range: expected a rank 0 <= %s < %d of the %s", what, root, what, size_,
+          team_ ? "team" : "active set");
+  return root;
+}
+
+void Group::sync() {
+  if (team_) return team_sync(call_, *team_);
+  for (int k = 0, distance = 1; distance < size_; ++k, distance <<= 1) {
+    const Target remote = locate(call_, "pSync", &psync_[k], sizeof(long), pe((rank_ + distance) % size_));
+    scheduler().atomic<long>(call_, remote, shm::AmoOp::Add, 1, 0, false);
+    long* mine = &psync_[k];
+    wait_until_ready([&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) > SHMEM_SYNC_VALUE; });
+    // Fetching, so that it has taken effect before the next look (over the network a
+    // non-fetching atomic completes only at the next quiet).
+    const Target self = locate(call_, "pSync", mine, sizeof(long), rt().my_pe);
+    scheduler().atomic<long>(call_, self, shm::AmoOp::Add, -1, 0, true);
+  }
+}
+
+uint64_t* Group::exchange() const {
+  if (team_) return &area[team_->slot].exchange;
+  return reinterpret_cast<uint64_t*>(&psync_[SHMEM_SYNC_SIZE - 1]);
+}
+
+void Group::finish() {
+  if (!team_) __atomic_store_n(&psync_[SHMEM_SYNC_SIZE - 1], SHMEM_SYNC_VALUE, __ATOMIC_RELEASE);
+}
+
+}  // namespace tandem

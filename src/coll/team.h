@@ -1,0 +1,94 @@
+// Teams and the groups that collectives run over.
+//
+// A team is an ordered list of world PEs plus one slot of the symmetric team area, which
+// holds the team's barrier counters and one exchange word per PE.  A PE belongs to at most
+// one live team per slot, so teams whose members are disjoint (the rows of a 2-D split, the
+// SHMEM_TEAM_SHARED team of each node) share a slot.  A split picks the lowest slot that is
+// free on every PE of the parent team.
+//
+// The barrier is a dissemination barrier on counters that only grow: in round k each PE adds
+// 1 to the counter k of the PE 2^k ranks ahead and waits for its own counter k to reach its
+// value at the team's creation plus the number of barriers so far.  Counters never need a
+// reset, so a barrier costs one remote add per round and nothing else.
+//
+// The deprecated active-set collectives name their PEs with (PE_start, logPE_stride,
+// PE_size) and bring their own pSync array, which must hold SHMEM_SYNC_VALUE again between
+// calls; their barrier adds 1, waits for its counter to be positive and takes 1 back.
+#pragma once
+
+#include <shmem.h>
+
+#include <cstdint>
+#include <vector>
+
+struct tandem_team {
+  static constexpr int kRounds = 32;  // enough rounds for 2^32 PEs
+
+  int slot = -1;
+  int rank = -1;             // this PE's rank in the team
+  std::vector<int> pes;      // rank -> world PE
+  std::vector<int> rank_of;  // world PE -> rank, or -1
+  shmem_team_config_t config{};
+  bool predefined = false;   // SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED
+  uint64_t epoch = 0;        // barriers so far
+  uint64_t base[kRounds] = {};
+
+  int size() const { return static_cast<int>(pes.size()); }
+};
+
+extern "C" tandem_team tandem_team_world;
+extern "C" tandem_team tandem_team_shared;
+
+namespace tandem {
+
+// Collective over all PEs, during shmem_init: takes the team area from the symmetric heap
+// and makes SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED.
+void teams_init(const char* call);
+
+// The team behind a handle, or a fatal error naming `call` and `what` when it is
+// SHMEM_TEAM_INVALID.
+tandem_team& team_of(const char* call, const char* what, shmem_team_t team);
+
+// The world PE of `rank` in `team`, or a fatal error when the rank is out of range.
+int team_world_pe(const char* call, const tandem_team& team, int rank);
+
+// Returns once every PE of `team` has called it (no completion of communication).
+void team_sync(const char* call, tandem_team& team);
+
+// A split of `parent`: this PE's new teams (up to two, from split_2d) are given by their
+// members as parent ranks (an empty list: this PE is not in that team).  Every PE of the
+// parent calls it with the same number of teams.  Returns false, with every handle
+// SHMEM_TEAM_INVALID, when the parent's PEs have no slot free in common.
+bool team_split(const char* call, tandem_team& parent, int count, const std::vector<int>* members,
+                const shmem_team_config_t* const* configs, const long* masks, shmem_team_t* out);
+
+// Frees a team made by a split.
+void team_destroy(const char* call, tandem_team& team);
+
+// The PEs of one collective call: a team, or an active set with its pSync array.
+class Group {
+ public:
+  Group(const char* call, tandem_team& team) : call_(call), team_(&team), size_(team.size()), rank_(team.rank) {}
+  Group(const char* call, int start, int log_stride, int size, long* psync, size_t psync_len);
+
+  int size() const { return size_; }
+  int rank() const { return rank_; }
+  int pe(int rank) const { return team_ ? team_->pes[static_cast<size_t>(rank)] : start_ + rank * stride_; }
+  // `root` when it is a rank of the group, else a fatal error naming `what`.
+  int rank_of_root(int root, const char* what) const;
+  // Returns once every PE of the group has called it.
+  void sync();
+  // A symmetric word each PE may set for the others to read between two syncs.
+  uint64_t* exchange() const;
+  // After the collective's last sync: what the group lent from pSync is given back.
+  void finish();
+  const char* call() const { return call_; }
+
+ private:
+  const char* call_;
+  tandem_team* team_ = nullptr;
+  int start_ = 0, stride_ = 1, size_ = 1, rank_ = 0;
+  long* psync_ = nullptr;
+};
+
+}  // namespace tandem

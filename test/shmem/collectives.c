@@ -1,0 +1,157 @@
+/* The collectives on teams: broadcast, collect, fcollect, alltoall, alltoalls, every
+ * reduction operation, the scans; on SHMEM_TEAM_WORLD and on the team of the even PEs,
+ * with sizes from 0 to beyond the library's 1 MiB reduction pieces, and back to back on
+ * the same buffers with no barrier in between. */
+#include <complex.h>
+
+#include "common.h"
+
+#define BIG (300 * 1000) /* longs: 2.4 MB, more than one piece of a reduction */
+
+static long *src, *dst;
+
+/* value(r, i): what rank r contributes at index i. */
+static long value(int r, size_t i) { return (long)r * 1000003L + (long)i * 7 + 1; }
+
+static void run(shmem_team_t team, const char *name) {
+  const int rank = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
+  const size_t sizes[] = {0, 1, 17, 4096, BIG};
+
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    const size_t count = sizes[s];
+    /* broadcast from every root; the root's own dest is written too */
+    for (int root = 0; root < n; ++root) {
+      for (size_t i = 0; i < count; ++i) src[i] = value(rank, i), dst[i] = -1;
+      CHECK(shmem_long_broadcast(team, dst, src, count, root) == 0, "broadcast returned non-zero");
+      int bad = 0;
+      for (size_t i = 0; i < count; ++i) bad += dst[i] != value(root, i);
+      CHECK(bad == 0, "%s: broadcast of %zu from rank %d: %d wrong", name, count, root, bad);
+    }
+    /* reductions: sum over ranks of value(r, i), and in place */
+    for (size_t i = 0; i < count; ++i) src[i] = value(rank, i);
+    shmem_long_sum_reduce(team, dst, src, count);
+    int bad = 0;
+    for (size_t i = 0; i < count; ++i) {
+      long expected = 0;
+      for (int r = 0; r < n; ++r) expected += value(r, i);
+      bad += dst[i] != expected;
+    }
+    CHECK(bad == 0, "%s: sum_reduce of %zu: %d wrong", name, count, bad);
+    shmem_long_max_reduce(team, src, src, count); /* in place */
+    bad = 0;
+    for (size_t i = 0; i < count; ++i) bad += src[i] != value(n - 1, i);
+    CHECK(bad == 0, "%s: in-place max_reduce of %zu: %d wrong", name, count, bad);
+  }
+
+  /* Every operation on a few types (sources are symmetric: statics). */
+  {
+    static int mine, out;
+    static unsigned int bits, all;
+    static double d, dsum;
+    static double _Complex z, zsum;
+    static long double ld, ldmax;
+    static long one[3], in[3], ex[3];
+    mine = rank + 1;
+    shmem_int_prod_reduce(team, &out, &mine, 1);
+    int expected = 1;
+    for (int r = 0; r < n; ++r) expected *= r + 1;
+    CHECK(out == expected, "%s: int prod %d, expected %d", name, out, expected);
+    shmem_int_min_reduce(team, &out, &mine, 1);
+    CHECK(out == 1, "%s: int min %d", name, out);
+    bits = 1u << rank;
+    shmem_uint_or_reduce(team, &all, &bits, 1);
+    CHECK(all == (n >= 32 ? ~0u : (1u << n) - 1), "%s: or %#x", name, all);
+    shmem_uint_and_reduce(team, &all, &bits, 1);
+    CHECK(all == (n == 1 ? 1u : 0u), "%s: and %#x", name, all);
+    shmem_uint_xor_reduce(team, &all, &bits, 1);
+    CHECK(all == (n >= 32 ? ~0u : (1u << n) - 1), "%s: xor %#x", name, all);
+    d = 0.5 * rank;
+    shmem_double_sum_reduce(team, &dsum, &d, 1);
+    CHECK(dsum == 0.25 * n * (n - 1), "%s: double sum %g", name, dsum);
+    z = rank + 1.0 * I;
+    shmem_complexd_sum_reduce(team, &zsum, &z, 1);
+    CHECK(creal(zsum) == 0.5 * n * (n - 1) && cimag(zsum) == n, "%s: complex sum %g%+gi", name, creal(zsum), cimag(zsum));
+    ld = rank;
+    shmem_longdouble_max_reduce(team, &ldmax, &ld, 1);
+    CHECK(ldmax == n - 1, "%s: long double max %Lg", name, ldmax);
+    /* scans; the exclusive scan gives rank 0 zeros */
+    one[0] = rank + 1, one[1] = 1, one[2] = 2;
+    ex[0] = ex[1] = ex[2] = -5;
+    shmem_long_sum_inscan(team, in, one, 3);
+    shmem_long_sum_exscan(team, ex, one, 3);
+    const long before = (long)rank * (rank + 1) / 2;
+    CHECK(in[0] == before + rank + 1 && in[1] == rank + 1 && in[2] == 2L * (rank + 1), "%s: inscan %ld %ld %ld",
+          name, in[0], in[1], in[2]);
+    CHECK(ex[0] == before && ex[1] == rank && ex[2] == 2L * rank, "%s: exscan %ld %ld %ld", name, ex[0], ex[1], ex[2]);
+  }
+
+  /* fcollect and collect (rank r brings r + 1 elements). */
+  {
+    for (int i = 0; i < 3; ++i) src[i] = value(rank, (size_t)i);
+    shmem_long_fcollect(team, dst, src, 3);
+    int bad = 0;
+    for (int r = 0; r < n; ++r)
+      for (int i = 0; i < 3; ++i) bad += dst[r * 3 + i] != value(r, (size_t)i);
+    CHECK(bad == 0, "%s: fcollect: %d wrong", name, bad);
+    for (int i = 0; i <= rank; ++i) src[i] = value(rank, (size_t)i);
+    shmem_long_collect(team, dst, src, (size_t)rank + 1);
+    bad = 0;
+    size_t at = 0;
+    for (int r = 0; r < n; ++r)
+      for (int i = 0; i <= r; ++i) bad += dst[at++] != value(r, (size_t)i);
+    CHECK(bad == 0, "%s: collect: %d wrong", name, bad);
+    static char bytes[4], gathered[4 * 64];
+    bytes[0] = (char)('a' + rank);
+    shmem_fcollectmem(team, gathered, bytes, 1);
+    for (int r = 0; r < n; ++r) CHECK(gathered[r] == 'a' + r, "%s: fcollectmem byte %d is %c", name, r, gathered[r]);
+  }
+
+  /* alltoall: block j of my dest is block `rank` of rank j's source. */
+  {
+    const int block = 5;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < block; ++i) src[j * block + i] = value(rank, (size_t)(j * block + i));
+    shmem_long_alltoall(team, dst, src, block);
+    int bad = 0;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < block; ++i) bad += dst[j * block + i] != value(j, (size_t)(rank * block + i));
+    CHECK(bad == 0, "%s: alltoall: %d wrong", name, bad);
+    /* alltoalls: dest stride 2, source stride 3, 4 elements a block */
+    const int per = 4;
+    for (int k = 0; k < n * per * 3; ++k) src[k] = value(rank, (size_t)k);
+    for (int k = 0; k < n * per * 2; ++k) dst[k] = -1;
+    shmem_long_alltoalls(team, dst, src, 2, 3, per);
+    bad = 0;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < per; ++i) bad += dst[(j * per + i) * 2] != value(j, (size_t)((rank * per + i) * 3));
+    for (int k = 1; k < n * per * 2; k += 2) bad += dst[k] != -1;
+    CHECK(bad == 0, "%s: alltoalls: %d wrong", name, bad);
+  }
+
+  /* Back to back on the same buffers, no barrier: every result must be this round's. */
+  for (long round = 0; round < 200; ++round) {
+    src[0] = round * 10 + rank;
+    shmem_long_sum_reduce(team, &dst[0], &src[0], 1);
+    const long expected = round * 10 * n + (long)n * (n - 1) / 2;
+    CHECK(dst[0] == expected, "%s: round %ld: sum %ld, expected %ld", name, round, dst[0], expected);
+    src[1] = round;
+    shmem_long_broadcast(team, &dst[1], &src[1], 1, (int)(round % n));
+    CHECK(dst[1] == round, "%s: round %ld: broadcast %ld", name, round, dst[1]);
+  }
+}
+
+int main(void) {
+  test_init();
+  const int me = shmem_my_pe(), npes = shmem_n_pes();
+  src = shmem_malloc(BIG * sizeof(long));
+  dst = shmem_malloc(BIG * sizeof(long));
+  run(SHMEM_TEAM_WORLD, "world");
+  shmem_team_t evens;
+  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, NULL, 0, &evens);
+  if (me % 2 == 0) run(evens, "evens");
+  shmem_team_destroy(evens);
+  shmem_barrier_all();
+  shmem_free(dst);
+  shmem_free(src);
+  return test_finish("collectives");
+}
