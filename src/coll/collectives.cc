@@ -13,11 +13,33 @@ bool pull(const char* call, void* dest, const void* source, size_t bytes, int pe
   return true;
 }
 
+bool push(Group& g, char* bank, size_t bytes, const void* data, int to) {
+  const char* call = g.call();
+  const Target at = locate(call, "bank", bank + static_cast<size_t>(g.rank()) * bytes, bytes, g.pe(to));
+  if (at.mapped) {
+    memcpy(at.mapped, data, bytes);
+    return false;
+  }
+  scheduler().submit_nbi(call, Op{Op::Kind::Put, at, const_cast<void*>(data), bytes});
+  return true;
+}
+
 void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root, bool to_root) {
   const char* call = g.call();
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
   locate(call, "dest", dest, bytes, rt().my_pe);  // symmetric, whole
+  if (char* bank = bytes > 0 ? g.bank(bytes) : nullptr) {
+    // Small: the root pushes into every bank (its own place there), one sync.
+    if (g.rank() == root) {
+      bool network = false;
+      for (int r = 0; r < g.size(); ++r) network |= push(g, bank, bytes, source, r);
+      if (network) scheduler().quiet(call);
+    }
+    g.sync();
+    if (g.rank() != root || to_root) memcpy(dest, bank + static_cast<size_t>(root) * bytes, bytes);
+    return;
+  }
   g.sync();
   if (g.rank() != root || to_root) {
     if (pull(call, dest, source, bytes, g.pe(root))) scheduler().quiet(call);
@@ -29,6 +51,17 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
 void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_size) {
   const char* call = g.call();
   check_buffer(call, "source", source, bytes);
+  if (char* bank = same_size && bytes > 0 ? g.bank(bytes) : nullptr) {
+    // Small fcollect: every PE's block in every bank, one sync.
+    check_buffer(call, "dest", dest, bytes * static_cast<size_t>(g.size()));
+    locate(call, "dest", dest, bytes * static_cast<size_t>(g.size()), rt().my_pe);
+    bool network = false;
+    for (int r = 0; r < g.size(); ++r) network |= push(g, bank, bytes, source, r);
+    if (network) scheduler().quiet(call);
+    g.sync();
+    memcpy(dest, bank, bytes * static_cast<size_t>(g.size()));
+    return;
+  }
   std::vector<size_t> offset(static_cast<size_t>(g.size()) + 1, 0);
   if (!same_size) __atomic_store_n(g.exchange(), static_cast<uint64_t>(bytes), __ATOMIC_RELEASE);
   g.sync();
@@ -66,9 +99,20 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
   check_buffer(call, "dest", dest, dest_elems * elem);
   check_buffer(call, "source", source, source_elems * elem);
   locate(call, "dest", dest, dest_elems * elem, rt().my_pe);
+  const bool contiguous = dst == 1 && sst == 1;
+  const size_t block = count * elem;
+  if (char* bank = contiguous && block > 0 ? g.bank(block) : nullptr) {
+    // Small: block r of my source into my place of rank r's bank, one sync.
+    bool network = false;
+    for (int r = 0; r < g.size(); ++r)
+      network |= push(g, bank, block, static_cast<const char*>(source) + static_cast<size_t>(r) * block, r);
+    if (network) scheduler().quiet(call);
+    g.sync();
+    memcpy(dest, bank, block * static_cast<size_t>(g.size()));
+    return;
+  }
   g.sync();
   bool network = false;
-  const bool contiguous = dst == 1 && sst == 1;
   for (int r = 0; r < g.size(); ++r) {
     char* to = static_cast<char*>(dest) + static_cast<size_t>(r) * count * static_cast<size_t>(dst) * elem;
     const char* from = static_cast<const char*>(source) + static_cast<size_t>(g.rank()) * count * static_cast<size_t>(sst) * elem;

@@ -8,6 +8,10 @@
 // source object in the reductions, and one PE's next collective cannot disturb a slower
 // PE's current one.  All PEs combine reduction inputs in rank order, so floating-point
 // results agree bit for bit on every PE.
+//
+// Small collectives on a team (the whole team's data fits a bank, Group::bank) push
+// instead: each PE writes its part into every PE's bank, then one sync, then each PE reads
+// its own bank.  One sync instead of two; dest is still written only by its owner.
 #pragma once
 
 #include <algorithm>
@@ -24,6 +28,10 @@ namespace tandem::coll {
 // Copies `bytes` of the symmetric object at `source` on world PE `pe` into local `dest`.
 // Returns true when a network get was posted (completed by the caller's quiet).
 bool pull(const char* call, void* dest, const void* source, size_t bytes, int pe);
+
+// Writes `bytes` from local `data` into place `g.rank()` of `bank` on the PE of rank `to`.
+// Returns true when a network put was posted (completed by the caller's quiet).
+bool push(Group& g, char* bank, size_t bytes, const void* data, int to);
 
 // dest on every PE of the group receives `bytes` from source on the root (rank `root`); the
 // root's own dest too when `to_root`.
@@ -44,9 +52,26 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   const char* call = g.call();
   check_buffer(call, "dest", dest, count * sizeof(T));
   check_buffer(call, "source", source, count * sizeof(T));
-  g.sync();
   const int ranks = scan == Scan::None ? g.size() : scan == Scan::Inclusive ? g.rank() + 1 : g.rank();
   std::vector<T> result(count, T());
+  if (char* bank = count > 0 ? g.bank(count * sizeof(T)) : nullptr) {
+    // Small: every PE's source in every PE's bank, one sync, then a fold of local memory.
+    bool network = false;
+    for (int r = 0; r < g.size(); ++r) network |= push(g, bank, count * sizeof(T), source, r);
+    if (network) scheduler().quiet(call);
+    g.sync();
+    if (ranks > 0) {
+      const T* in = reinterpret_cast<const T*>(bank);
+      memcpy(static_cast<void*>(result.data()), in, count * sizeof(T));
+      for (int r = 1; r < ranks; ++r) {
+        in += count;
+        for (size_t i = 0; i < count; ++i) result[i] = fold(result[i], in[i]);
+      }
+    }
+    memcpy(static_cast<void*>(dest), result.data(), count * sizeof(T));
+    return;
+  }
+  g.sync();
   if (ranks > 0 && count > 0) {
     // Pieces small enough that every rank's part of one fits in about 1 MiB.
     const size_t piece = std::min(count, std::max<size_t>(1, (size_t{1} << 20) / (sizeof(T) * static_cast<size_t>(ranks))));

@@ -23,6 +23,7 @@ constexpr int kSlots = 64;  // live teams per PE, the predefined two included
 struct alignas(64) Slot {
   uint64_t counters[tandem_team::kRounds];
   uint64_t exchange;
+  alignas(64) char banks[2][Group::kBank];
 };
 
 Slot* area = nullptr;         // kSlots, symmetric
@@ -39,6 +40,7 @@ void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_te
   team.rank = team.rank_of[static_cast<size_t>(r.my_pe)];
   team.config = config ? *config : shmem_team_config_t{};
   team.epoch = 0;
+  team.bank_calls = 0;
   // Otherwise counters only grow, and this PE is in no other team of this slot (no peer
   // counts on it before the split's last sync): what they hold now is the base this team's
   // barriers count from.
@@ -194,6 +196,11 @@ void Group::sync() {
 uint64_t* Group::exchange() const {
   if (team_) return &area[team_->slot].exchange;
   return reinterpret_cast<uint64_t*>(&psync_[SHMEM_SYNC_SIZE - 1]);
+}
+
+char* Group::bank(size_t bytes_per_rank) {
+  if (!team_ || bytes_per_rank * static_cast<size_t>(size_) > kBank) return nullptr;
+  return area[team_->slot].banks[team_->bank_calls++ & 1];
 }
 
 void Group::finish() {

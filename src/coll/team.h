@@ -31,6 +31,7 @@ struct tandem_team {
   shmem_team_config_t config{};
   bool predefined = false;   // SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED
   uint64_t epoch = 0;        // barriers so far
+  uint64_t bank_calls = 0;   // collectives that used the slot's banks (Group::bank)
   uint64_t base[kRounds] = {};
 
   int size() const { return static_cast<int>(pes.size()); }
@@ -80,6 +81,14 @@ class Group {
   void sync();
   // A symmetric word each PE may set for the others to read between two syncs.
   uint64_t* exchange() const;
+  // Small collectives on a team push their data instead of pulling it: each PE writes its
+  // part into its own place (rank * bytes_per_rank) of every PE's bank, and one sync later
+  // every PE finds all parts in its own memory.  The banks alternate between two per slot:
+  // a PE can only write into a bank again after every PE has passed the next collective's
+  // sync, that is, has finished reading that bank.  Returns the bank of this call, or
+  // nullptr (an active set, or more than kBank bytes for the whole team).
+  static constexpr size_t kBank = 512;
+  char* bank(size_t bytes_per_rank);
   // After the collective's last sync: what the group lent from pSync is given back.
   void finish();
   const char* call() const { return call_; }
