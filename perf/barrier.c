@@ -10,13 +10,7 @@ int main(int argc, char** argv) {
   const int me = perf_shmem_start("barrier", &o);
   double t[PERF_MAX_REPS];
   const long n = perf_iterations(&o, 1, 10000, 1, 10000);
-  for (long i = 0; i < n / 10 + 1; ++i) shmem_barrier_all();
-  for (int r = 0; r < o.reps; ++r) {
-    shmem_barrier_all();
-    const double t0 = perf_now_us();
-    for (long i = 0; i < n; ++i) shmem_barrier_all();
-    t[r] = (perf_now_us() - t0) / (double)n;
-  }
+  perf_barrier_loops(&o, n, t);
   if (me == 0) perf_emit(0, n, "barrier_latency_us", t, o.reps, 1);
   shmem_finalize();
   return 0;

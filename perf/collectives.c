@@ -48,12 +48,7 @@ int main(int argc, char** argv) {
 
   double t[PERF_MAX_REPS];
   const long n = perf_iterations(&o, 1, 10000, 1, 10000);
-  for (int r = 0; r < o.reps; ++r) {
-    shmem_barrier_all();
-    const double t0 = perf_now_us();
-    for (long i = 0; i < n; ++i) shmem_barrier_all();
-    t[r] = (perf_now_us() - t0) / (double)n;
-  }
+  perf_barrier_loops(&o, n, t);
   if (me == 0) perf_emit(0, n, "coll_barrier_us", t, o.reps, 1);
 
   for (size_t size = perf_first_size(&o); size <= o.max_size; size *= 2) {

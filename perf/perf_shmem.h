@@ -31,6 +31,18 @@ static inline int perf_shmem_start(const char* what, const struct perf_opts* o) 
   return me;
 }
 
+/* The shmem_barrier_all latency: a warm-up, then `reps` timed loops of `n` barriers each;
+ * t[r] is loop r's time per barrier.  Every PE calls it. */
+static inline void perf_barrier_loops(const struct perf_opts* o, long n, double* t) {
+  for (long i = 0; i < n / 10 + 1; ++i) shmem_barrier_all();
+  for (int r = 0; r < o->reps; ++r) {
+    shmem_barrier_all();
+    const double t0 = perf_now_us();
+    for (long i = 0; i < n; ++i) shmem_barrier_all();
+    t[r] = (perf_now_us() - t0) / (double)n;
+  }
+}
+
 /* Sections where only PE 0 works.  Meanwhile the other PEs wait without using their cores
  * (they test a flag and sleep 50 us between tests), so that PE 0 runs as the single-process
  * references do: on these machines a busy process on the other core (a PE spinning in a

@@ -13,15 +13,21 @@ bool pull(const char* call, void* dest, const void* source, size_t bytes, int pe
   return true;
 }
 
-bool push(Group& g, char* bank, size_t bytes, const void* data, int to) {
+void push_and_sync(Group& g, char* bank, size_t bytes, const void* data, size_t stride, bool pushes) {
   const char* call = g.call();
-  const Target at = locate(call, "bank", bank + static_cast<size_t>(g.rank()) * bytes, bytes, g.pe(to));
-  if (at.mapped) {
-    memcpy(at.mapped, data, bytes);
-    return false;
+  bool network = false;
+  for (int r = 0; pushes && r < g.size(); ++r) {
+    const void* from = static_cast<const char*>(data) + static_cast<size_t>(r) * stride;
+    const Target at = locate(call, "bank", bank + static_cast<size_t>(g.rank()) * bytes, bytes, g.pe(r));
+    if (at.mapped) {
+      memcpy(at.mapped, from, bytes);
+    } else {
+      scheduler().submit_nbi(call, Op{Op::Kind::Put, at, const_cast<void*>(from), bytes});
+      network = true;
+    }
   }
-  scheduler().submit_nbi(call, Op{Op::Kind::Put, at, const_cast<void*>(data), bytes});
-  return true;
+  if (network) scheduler().quiet(call);
+  g.sync();
 }
 
 void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root, bool to_root) {
@@ -31,12 +37,7 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
   locate(call, "dest", dest, bytes, rt().my_pe);  // symmetric, whole
   if (char* bank = bytes > 0 ? g.bank(bytes) : nullptr) {
     // Small: the root pushes into every bank (its own place there), one sync.
-    if (g.rank() == root) {
-      bool network = false;
-      for (int r = 0; r < g.size(); ++r) network |= push(g, bank, bytes, source, r);
-      if (network) scheduler().quiet(call);
-    }
-    g.sync();
+    push_and_sync(g, bank, bytes, source, 0, g.rank() == root);
     if (g.rank() != root || to_root) memcpy(dest, bank + static_cast<size_t>(root) * bytes, bytes);
     return;
   }
@@ -55,26 +56,15 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
     // Small fcollect: every PE's block in every bank, one sync.
     check_buffer(call, "dest", dest, bytes * static_cast<size_t>(g.size()));
     locate(call, "dest", dest, bytes * static_cast<size_t>(g.size()), rt().my_pe);
-    bool network = false;
-    for (int r = 0; r < g.size(); ++r) network |= push(g, bank, bytes, source, r);
-    if (network) scheduler().quiet(call);
-    g.sync();
+    push_and_sync(g, bank, bytes, source, 0);
     memcpy(dest, bank, bytes * static_cast<size_t>(g.size()));
     return;
   }
   std::vector<size_t> offset(static_cast<size_t>(g.size()) + 1, 0);
-  if (!same_size) __atomic_store_n(g.exchange(), static_cast<uint64_t>(bytes), __ATOMIC_RELEASE);
+  if (!same_size) g.offer(bytes);
   g.sync();
-  if (same_size) {
-    for (int r = 0; r < g.size(); ++r) offset[static_cast<size_t>(r) + 1] = offset[static_cast<size_t>(r)] + bytes;
-  } else {
-    std::vector<uint64_t> sizes(static_cast<size_t>(g.size()));
-    bool network = false;
-    for (int r = 0; r < g.size(); ++r)
-      network |= pull(call, &sizes[static_cast<size_t>(r)], g.exchange(), sizeof(uint64_t), g.pe(r));
-    if (network) scheduler().quiet(call);
-    for (int r = 0; r < g.size(); ++r) offset[static_cast<size_t>(r) + 1] = offset[static_cast<size_t>(r)] + sizes[static_cast<size_t>(r)];
-  }
+  const std::vector<uint64_t> sizes = same_size ? std::vector<uint64_t>(static_cast<size_t>(g.size()), bytes) : g.offers();
+  for (int r = 0; r < g.size(); ++r) offset[static_cast<size_t>(r) + 1] = offset[static_cast<size_t>(r)] + sizes[static_cast<size_t>(r)];
   const size_t total = offset.back();
   check_buffer(call, "dest", dest, total);
   locate(call, "dest", dest, total, rt().my_pe);  // symmetric, large enough for everything
@@ -103,11 +93,7 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
   const size_t block = count * elem;
   if (char* bank = contiguous && block > 0 ? g.bank(block) : nullptr) {
     // Small: block r of my source into my place of rank r's bank, one sync.
-    bool network = false;
-    for (int r = 0; r < g.size(); ++r)
-      network |= push(g, bank, block, static_cast<const char*>(source) + static_cast<size_t>(r) * block, r);
-    if (network) scheduler().quiet(call);
-    g.sync();
+    push_and_sync(g, bank, block, source, block);
     memcpy(dest, bank, block * static_cast<size_t>(g.size()));
     return;
   }

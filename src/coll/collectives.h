@@ -29,9 +29,10 @@ namespace tandem::coll {
 // Returns true when a network get was posted (completed by the caller's quiet).
 bool pull(const char* call, void* dest, const void* source, size_t bytes, int pe);
 
-// Writes `bytes` from local `data` into place `g.rank()` of `bank` on the PE of rank `to`.
-// Returns true when a network put was posted (completed by the caller's quiet).
-bool push(Group& g, char* bank, size_t bytes, const void* data, int to);
+// The push path: writes `bytes` into place `g.rank()` of `bank` on every PE of the group
+// (from `data + r * stride` for rank r), completes the writes, then syncs.  A PE with
+// nothing to give (`pushes` false: not a broadcast's root) only syncs.
+void push_and_sync(Group& g, char* bank, size_t bytes, const void* data, size_t stride, bool pushes = true);
 
 // dest on every PE of the group receives `bytes` from source on the root (rank `root`); the
 // root's own dest too when `to_root`.
@@ -56,10 +57,7 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   std::vector<T> result(count, T());
   if (char* bank = count > 0 ? g.bank(count * sizeof(T)) : nullptr) {
     // Small: every PE's source in every PE's bank, one sync, then a fold of local memory.
-    bool network = false;
-    for (int r = 0; r < g.size(); ++r) network |= push(g, bank, count * sizeof(T), source, r);
-    if (network) scheduler().quiet(call);
-    g.sync();
+    push_and_sync(g, bank, count * sizeof(T), source, 0);
     if (ranks > 0) {
       const T* in = reinterpret_cast<const T*>(bank);
       memcpy(static_cast<void*>(result.data()), in, count * sizeof(T));

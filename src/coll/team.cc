@@ -49,24 +49,6 @@ void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_te
   used_slots |= uint64_t{1} << slot;
 }
 
-// Reads the symmetric word `word` of every PE of `group` (after a sync that follows their
-// writes) and folds them with `fold`.
-template <typename Fold>
-void read_exchange(Group& group, Fold fold) {
-  std::vector<uint64_t> words(static_cast<size_t>(group.size()));
-  bool network = false;
-  for (int r = 0; r < group.size(); ++r) {
-    const Target from = locate(group.call(), "exchange word", group.exchange(), sizeof(uint64_t), group.pe(r));
-    if (from.mapped) words[static_cast<size_t>(r)] = __atomic_load_n(reinterpret_cast<uint64_t*>(from.mapped), __ATOMIC_ACQUIRE);
-    else {
-      scheduler().submit_nbi(group.call(), Op{Op::Kind::Get, from, &words[static_cast<size_t>(r)], sizeof(uint64_t)});
-      network = true;
-    }
-  }
-  if (network) scheduler().quiet(group.call());
-  for (int r = 0; r < group.size(); ++r) fold(r, words[static_cast<size_t>(r)]);
-}
-
 }  // namespace
 
 void teams_init(const char* call) {
@@ -79,7 +61,6 @@ void teams_init(const char* call) {
   for (int pe = 0; pe < r.n_pes; ++pe) world[static_cast<size_t>(pe)] = pe;
   make_team(tandem_team_world, 0, std::move(world), nullptr, true);
   make_team(tandem_team_shared, 1, r.local_pes, nullptr, true);
-  tandem_team_world.predefined = tandem_team_shared.predefined = true;
 }
 
 tandem_team& team_of(const char* call, const char* what, shmem_team_t team) {
@@ -115,10 +96,10 @@ bool team_split(const char* call, tandem_team& parent, int count, const std::vec
   // Every PE of the parent offers the slots it has free; the new teams take the lowest
   // slots free on all of them.
   Group group(call, parent);
-  __atomic_store_n(group.exchange(), ~used_slots, __ATOMIC_RELEASE);
+  group.offer(~used_slots);
   group.sync();
   uint64_t free_everywhere = ~uint64_t{0};
-  read_exchange(group, [&](int, uint64_t word) { free_everywhere &= word; });
+  for (uint64_t word : group.offers()) free_everywhere &= word;
   int slots[2] = {-1, -1};
   bool ok = true;
   for (int t = 0; t < count; ++t) {
@@ -146,7 +127,8 @@ bool team_split(const char* call, tandem_team& parent, int count, const std::vec
 }
 
 void team_destroy(const char* call, tandem_team& team) {
-  if (team.predefined) fatal(call, "team = %s cannot be destroyed", &team == &tandem_team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+  if (&team == &tandem_team_world || &team == &tandem_team_shared)
+    fatal(call, "team = %s cannot be destroyed", &team == &tandem_team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
   scheduler().quiet(call);
   used_slots &= ~(uint64_t{1} << team.slot);
   delete &team;
@@ -196,6 +178,24 @@ void Group::sync() {
 uint64_t* Group::exchange() const {
   if (team_) return &area[team_->slot].exchange;
   return reinterpret_cast<uint64_t*>(&psync_[SHMEM_SYNC_SIZE - 1]);
+}
+
+void Group::offer(uint64_t word) { __atomic_store_n(exchange(), word, __ATOMIC_RELEASE); }
+
+std::vector<uint64_t> Group::offers() const {
+  std::vector<uint64_t> words(static_cast<size_t>(size_));
+  bool network = false;
+  for (int r = 0; r < size_; ++r) {
+    const Target from = locate(call_, "exchange word", exchange(), sizeof(uint64_t), pe(r));
+    if (from.mapped) {
+      words[static_cast<size_t>(r)] = __atomic_load_n(reinterpret_cast<uint64_t*>(from.mapped), __ATOMIC_ACQUIRE);
+    } else {
+      scheduler().submit_nbi(call_, Op{Op::Kind::Get, from, &words[static_cast<size_t>(r)], sizeof(uint64_t)});
+      network = true;
+    }
+  }
+  if (network) scheduler().quiet(call_);
+  return words;
 }
 
 char* Group::bank(size_t bytes_per_rank) {

@@ -29,7 +29,6 @@ struct tandem_team {
   std::vector<int> pes;      // rank -> world PE
   std::vector<int> rank_of;  // world PE -> rank, or -1
   shmem_team_config_t config{};
-  bool predefined = false;   // SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED
   uint64_t epoch = 0;        // barriers so far
   uint64_t bank_calls = 0;   // collectives that used the slot's banks (Group::bank)
   uint64_t base[kRounds] = {};
@@ -79,8 +78,10 @@ class Group {
   int rank_of_root(int root, const char* what) const;
   // Returns once every PE of the group has called it.
   void sync();
-  // A symmetric word each PE may set for the others to read between two syncs.
-  uint64_t* exchange() const;
+  // Each PE offers one word; after a sync that follows every offer, offers() reads them
+  // all, in rank order, until the next sync.
+  void offer(uint64_t word);
+  std::vector<uint64_t> offers() const;
   // Small collectives on a team push their data instead of pulling it: each PE writes its
   // part into its own place (rank * bytes_per_rank) of every PE's bank, and one sync later
   // every PE finds all parts in its own memory.  The banks alternate between two per slot:
@@ -94,6 +95,8 @@ class Group {
   const char* call() const { return call_; }
 
  private:
+  uint64_t* exchange() const;  // the symmetric word behind offer()
+
   const char* call_;
   tandem_team* team_ = nullptr;
   int start_ = 0, stride_ = 1, size_ = 1, rank_ = 0;
