@@ -2,7 +2,11 @@
  *
  * Notified access (man 7 tandem_notify): a put or get that also notifies the PE whose memory
  * it touches.  The target matches notifications by source PE, tag and count with persistent
- * requests, so producer-consumer code needs no flag and no extra round trip. */
+ * requests, so producer-consumer code needs no flag and no extra round trip.
+ *
+ * MPI-style epochs (man 7 tandem_epochs): windows on a symmetric object and a team, whose
+ * puts and gets happen in fence, post-start-complete-wait and lock-unlock epochs, issued
+ * lazily, eagerly or both (TANDEM_EPOCH_STRATEGY). */
 #ifndef TANDEM_SHMEMX_H
 #define TANDEM_SHMEMX_H
 
@@ -23,6 +27,12 @@
 #define SHMEMX_NOTIFY_ERR_INACTIVE 6 /* waiting on or testing a request that was not started */
 
 typedef struct shmemx_notify_req *shmemx_notify_t; /* opaque */
+/* A window (shmemx_win_create): a symmetric object and the team whose PEs reach it. */
+typedef struct tandem_win *shmemx_win_t; /* opaque */
+#define SHMEMX_WIN_INVALID ((shmemx_win_t)0)
+#define SHMEMX_WIN_LOCK_EXCLUSIVE 1
+#define SHMEMX_WIN_LOCK_SHARED 2
+
 typedef struct {
   int source; /* the PE of the last notification counted */
   int tag;    /* its tag */
@@ -67,6 +77,29 @@ int shmemx_notify_wait(shmemx_notify_t req, shmemx_notify_status_t *status);
 int shmemx_notify_test(shmemx_notify_t req, int *flag, shmemx_notify_status_t *status);
 int shmemx_notify_waitany(int n, shmemx_notify_t reqs[], int *index, shmemx_notify_status_t *status);
 int shmemx_notify_free(shmemx_notify_t *req);
+
+/* Windows and their epochs.  PE numbers are ranks in the window's team. */
+int shmemx_win_create(shmem_team_t team, void *base, size_t size, shmemx_win_t *win);
+void shmemx_win_free(shmemx_win_t *win);
+#define TANDEM_DECLARE_WIN_RMA(T, N) \
+  void shmemx_win_##N##_put(shmemx_win_t win, T *dest, const T *source, size_t nelems, int pe); \
+  void shmemx_win_##N##_get(shmemx_win_t win, T *dest, const T *source, size_t nelems, int pe);
+TANDEM_RMA_TYPES(TANDEM_DECLARE_WIN_RMA)
+#undef TANDEM_DECLARE_WIN_RMA
+#define TANDEM_DECLARE_WIN_RMA_SIZED(BITS, E) \
+  void shmemx_win_put##BITS(shmemx_win_t win, void *dest, const void *source, size_t nelems, int pe); \
+  void shmemx_win_get##BITS(shmemx_win_t win, void *dest, const void *source, size_t nelems, int pe);
+TANDEM_RMA_SIZES(TANDEM_DECLARE_WIN_RMA_SIZED)
+TANDEM_DECLARE_WIN_RMA_SIZED(mem, char)
+#undef TANDEM_DECLARE_WIN_RMA_SIZED
+void shmemx_win_fence(shmemx_win_t win);
+void shmemx_win_post(shmemx_win_t win, const int *pes, int npes);
+void shmemx_win_start(shmemx_win_t win, const int *pes, int npes);
+void shmemx_win_complete(shmemx_win_t win);
+void shmemx_win_wait(shmemx_win_t win);
+int shmemx_win_test(shmemx_win_t win);
+void shmemx_win_lock(shmemx_win_t win, int lock_type, int pe);
+void shmemx_win_unlock(shmemx_win_t win, int pe);
 
 #ifdef __cplusplus
 }

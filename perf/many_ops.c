@@ -32,7 +32,7 @@ enum { INTER, INTRA, INTER_STRIDED, SERIES };
 static const char* const names[SERIES] = {"inter", "intra", "inter_strided"};
 static const long strides[SERIES] = {1, 1, 2}; /* in 8-byte words */
 
-/* Symmetric: PE 0 sends every PE its targets (-1: none), as seen by PE 0's shmem_ptr. */
+/* PE 0's targets (-1: none), as PE 0's shmem_ptr sees them. */
 static int target[SERIES];
 
 static void epoch(int64_t* dest, const int64_t* source, long n, long stride, int pe) {
@@ -67,30 +67,8 @@ static void verify(int me, int series, int64_t* dest, int64_t* source, long n) {
 
 int main(int argc, char** argv) {
   /* -N MAXOPS (or -NMAXOPS) is ours; the rest are the common options. */
-  long max_ops = 16384;
-  for (int i = 1; i < argc; ++i) {
-    int used = 0;
-    if (strcmp(argv[i], "-N") == 0) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "# many_ops: -N needs a count\n");
-        return 2;
-      }
-      max_ops = atol(argv[i + 1]);
-      used = 2;
-    } else if (strncmp(argv[i], "-N", 2) == 0) {
-      max_ops = atol(argv[i] + 2);
-      used = 1;
-    } else if (strcmp(argv[i], "-h") == 0) {
-      perf_usage(argv[0]);
-      fprintf(stderr, "  -N MAXOPS: the largest number of puts per epoch (default 16384); -m and -M are ignored\n");
-      return 0;
-    }
-    if (used) {
-      for (int j = i; j + used < argc; ++j) argv[j] = argv[j + used];
-      argc -= used;
-      --i;
-    }
-  }
+  const long max_ops = perf_take_count(&argc, argv, "-N", 16384,
+                                       "  -N MAXOPS: the largest number of puts per epoch (default 16384); -m and -M are ignored");
   if (max_ops < 1) {
     fprintf(stderr, "# many_ops: -N must be at least 1\n");
     return 2;
@@ -101,7 +79,6 @@ int main(int argc, char** argv) {
   o.min_size = sizeof(int64_t);
   o.max_size = (size_t)max_ops * sizeof(int64_t);
   const int me = perf_shmem_start("many_ops", &o);
-  const int npes = shmem_n_pes();
   const size_t words = 2 * (size_t)max_ops; /* the strided series reaches word 2 * max_ops - 2 */
   int64_t* dest = (int64_t*)shmem_malloc(words * sizeof(int64_t));
   if (dest == NULL) {
@@ -109,18 +86,9 @@ int main(int argc, char** argv) {
     shmem_global_exit(1);
   }
   memset(dest, 0, words * sizeof(int64_t));
+  perf_find_partners(dest, &target[INTER], &target[INTRA]);
+  target[INTER_STRIDED] = target[INTER];
   if (me == 0) {
-    target[INTER] = target[INTRA] = -1;
-    for (int pe = 1; pe < npes; ++pe) {
-      if (shmem_ptr(dest, pe) == NULL) {
-        if (target[INTER] < 0) target[INTER] = pe;
-      } else if (target[INTRA] < 0) {
-        target[INTRA] = pe;
-      }
-    }
-    target[INTER_STRIDED] = target[INTER];
-    for (int pe = 1; pe < npes; ++pe) shmem_int_put(target, target, SERIES, pe);
-    shmem_quiet();
     printf("# many_ops: the size column is N, the 8-byte puts per epoch (1, 2, 4, ... up to %ld)\n", max_ops);
     fflush(stdout);
     if (target[INTER] < 0)

@@ -223,6 +223,36 @@ static inline void perf_parse(int argc, char** argv, struct perf_opts* o) {
   if (o->span < o->max_size) o->span = o->max_size;
 }
 
+/* Takes a benchmark's own "FLAG COUNT" (or "FLAGCOUNT") out of argv before perf_parse sees
+ * it and returns COUNT, or `fallback` when absent.  -h prints the common usage and `help`. */
+static inline long perf_take_count(int* argc, char** argv, const char* flag, long fallback, const char* help) {
+  const size_t len = strlen(flag);
+  for (int i = 1; i < *argc; ++i) {
+    int used = 0;
+    if (strcmp(argv[i], flag) == 0) {
+      if (i + 1 >= *argc) {
+        fprintf(stderr, "# %s needs a count\n", flag);
+        exit(2);
+      }
+      fallback = atol(argv[i + 1]);
+      used = 2;
+    } else if (strncmp(argv[i], flag, len) == 0) {
+      fallback = atol(argv[i] + len);
+      used = 1;
+    } else if (strcmp(argv[i], "-h") == 0) {
+      perf_usage(argv[0]);
+      fprintf(stderr, "%s\n", help);
+      exit(0);
+    }
+    if (used) {
+      for (int j = i; j + used < *argc; ++j) argv[j] = argv[j + used];
+      *argc -= used;
+      --i;
+    }
+  }
+  return fallback;
+}
+
 static inline struct perf_opts perf_defaults(void) {
   struct perf_opts o;
   o.min_size = 8;

@@ -43,6 +43,25 @@ static inline void perf_barrier_loops(const struct perf_opts* o, long n, double*
   }
 }
 
+/* PE 0's partners as PE 0's shmem_ptr sees them, on every PE: *inter, the first PE of
+ * another node, and *intra, the first other PE of PE 0's node (-1: none).  `sym` is any
+ * symmetric object.  Every PE calls it. */
+static int perf_partners[2];
+static inline void perf_find_partners(void* sym, int* inter, int* intra) {
+  if (shmem_my_pe() == 0) {
+    perf_partners[0] = perf_partners[1] = -1;
+    for (int pe = 1; pe < shmem_n_pes(); ++pe) {
+      const int i = shmem_ptr(sym, pe) == NULL ? 0 : 1;
+      if (perf_partners[i] < 0) perf_partners[i] = pe;
+    }
+    for (int pe = 1; pe < shmem_n_pes(); ++pe) shmem_int_put(perf_partners, perf_partners, 2, pe);
+    shmem_quiet();
+  }
+  shmem_barrier_all();
+  *inter = perf_partners[0];
+  *intra = perf_partners[1];
+}
+
 /* Sections where only PE 0 works.  Meanwhile the other PEs wait without using their cores
  * (they test a flag and sleep 50 us between tests), so that PE 0 runs as the single-process
  * references do: on these machines a busy process on the other core (a PE spinning in a

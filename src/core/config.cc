@@ -37,6 +37,10 @@ const std::vector<ConfigEntry>& config_table() {
        "how a notification (shmemx_*_notify) reaches a PE on another node: auto (as the remote CQ data of the data's write, when the provider carries 8 bytes of it; else as a message after the data landed), messages (always as a message)"},
       {"TANDEM_ATOMICS", nullptr, "auto",
        "atomics between nodes: auto (the provider's, in software on types it lacks an operation for), software (all in software, applied by the target PE)"},
+      {"TANDEM_EPOCH_STRATEGY", nullptr, "eager",
+       "when the puts and gets of a window epoch (shmemx_win_*) are issued: eager (each at once, once its target is open), lazy (all by the call that ends the epoch, the last put to each target carrying the target's update), hybrid (lazy until TANDEM_EPOCH_QUEUE operations wait for one target, then eager for it)"},
+      {"TANDEM_EPOCH_QUEUE", nullptr, "32",
+       "hybrid epochs: operations queued for one target before it is opened and served at once"},
       {"TANDEM_STATS", nullptr, "0",
        "1 makes every PE print at finalize what the scheduler held back and how much of it overlapped network transfers"},
       {"TANDEM_SPIN", nullptr, "2000",
@@ -150,6 +154,14 @@ Config Config::from_environment(std::string* error) {
   v = value_or_default("TANDEM_ATOMICS");
   if (std::string_view(v) == "software") c.software_atomics = true;
   else if (std::string_view(v) != "auto") complain(error, "TANDEM_ATOMICS", v, "auto or software");
+  v = value_or_default("TANDEM_EPOCH_STRATEGY");
+  if (std::string_view(v) == "lazy") c.epoch_strategy = Config::EpochStrategy::Lazy;
+  else if (std::string_view(v) == "eager") c.epoch_strategy = Config::EpochStrategy::Eager;
+  else if (std::string_view(v) == "hybrid") c.epoch_strategy = Config::EpochStrategy::Hybrid;
+  else complain(error, "TANDEM_EPOCH_STRATEGY", v, "lazy, eager or hybrid");
+  v = value_or_default("TANDEM_EPOCH_QUEUE");
+  if (auto n = parse_size(v); n && *n > 0) c.epoch_queue = *n;
+  else complain(error, "TANDEM_EPOCH_QUEUE", v, "a positive number of operations");
   v = value_or_default("TANDEM_SPIN");
   if (auto n = parse_size(v)) c.spin_before_yield = *n;
   else complain(error, "TANDEM_SPIN", v, "a number of polls");

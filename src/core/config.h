@@ -45,6 +45,8 @@ struct Config {
   Switch proxy_writes = Switch::Auto;  // TANDEM_PROXY_WRITES
   Switch proxy_copies = Switch::Auto;  // TANDEM_PROXY_COPIES
   bool aggregate = true;          // TANDEM_AGGREGATE
+  enum class EpochStrategy { Lazy, Eager, Hybrid } epoch_strategy = EpochStrategy::Eager;  // TANDEM_EPOCH_STRATEGY
+  size_t epoch_queue = 32;        // TANDEM_EPOCH_QUEUE
 
   // Reads the environment; a malformed value is reported through `error` (the message to
   // show) and the default is kept.

@@ -27,6 +27,11 @@
  *   bad_active_set    shmem_barrier with PE_size = 0
  *   bad_split         shmem_team_split_strided of SHMEM_TEAM_WORLD with size = 99
  *   team_ctx_pe       shmem_ctx_long_p on a SHMEM_TEAM_SHARED context to pe = 64
+ *   win_no_epoch      shmemx_win_long_put with no epoch open (every PE made the window)
+ *   win_outside       shmemx_win_putmem under a lock, to an object past the window's end
+ *   win_unlock        shmemx_win_unlock of PE 0, which was not locked
+ *   win_lock_type     shmemx_win_lock with lock_type = 7
+ *   win_group         shmemx_win_start with PE 0 named twice
  *   bad_free          shmem_free of a pointer that shmem_malloc did not return
  *   bad_align         shmem_align with alignment = 48
  *   negative_pe       shmem_long_atomic_fetch_add to pe = -1
@@ -73,6 +78,8 @@ int main(int argc, char **argv) {
   char *after = shmem_malloc(64);
   char *near_end = NULL;
   if (strcmp(c, "object_end") == 0) near_end = shmem_malloc(512 * 1024);
+  shmemx_win_t win = SHMEMX_WIN_INVALID;
+  if (strncmp(c, "win_", 4) == 0) shmemx_win_create(SHMEM_TEAM_WORLD, object, 64, &win);
   shmem_barrier_all();
   if (strcmp(c, "none") == 0) {
     shmem_barrier_all();
@@ -137,6 +144,17 @@ int main(int argc, char **argv) {
     shmem_ctx_t ctx;
     shmem_team_create_ctx(SHMEM_TEAM_SHARED, 0, &ctx);
     shmem_ctx_long_p(ctx, (long *)object, 1, 64);
+  } else if (strcmp(c, "win_no_epoch") == 0) {
+    shmemx_win_long_put(win, (long *)object, (const long *)src, 1, 0);
+  } else if (strcmp(c, "win_outside") == 0) {
+    shmemx_win_lock(win, SHMEMX_WIN_LOCK_EXCLUSIVE, 0);
+    shmemx_win_putmem(win, after, src, sizeof src, 0);
+  } else if (strcmp(c, "win_unlock") == 0) {
+    shmemx_win_unlock(win, 0);
+  } else if (strcmp(c, "win_lock_type") == 0) {
+    shmemx_win_lock(win, 7, 0);
+  } else if (strcmp(c, "win_group") == 0) {
+    shmemx_win_start(win, (const int[]){0, 0}, 2);
   } else if (strcmp(c, "bad_free") == 0) {
     shmem_free(object + 8);
   } else if (strcmp(c, "bad_align") == 0) {

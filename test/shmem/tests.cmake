@@ -123,6 +123,20 @@ tandem_shmem_test(lock)
 tandem_shmem_test(teams NP 1 2 3 4)
 tandem_shmem_test(collectives NP 1 2 3 4)
 tandem_shmem_test(collectives_legacy NP 1 2 3 4)
+# Window epochs under each issue strategy (eager by default); hybrid also with a queue of
+# one (a target is opened by its first operation).
+tandem_shmem_test(epochs NP 1 2 3 4)
+foreach(strategy lazy hybrid)
+  tandem_shmem_test(epochs_${strategy} PROGRAM epochs NP 2 4 ENV TANDEM_EPOCH_STRATEGY=${strategy})
+endforeach()
+tandem_shmem_test(epochs_queue1 PROGRAM epochs NP 2 4 ENV TANDEM_EPOCH_STRATEGY=hybrid TANDEM_EPOCH_QUEUE=1)
+# Every copy to a node peer held until the epoch's end, under each strategy.
+foreach(strategy lazy eager hybrid)
+  tandem_shmem_test(epochs_${strategy}_defer PROGRAM epochs NP 4 ENV TANDEM_EPOCH_STRATEGY=${strategy}
+                    TANDEM_DEFER_THRESHOLD=1 LAUNCH_ARGS --nodes 2 ONE_NODE)
+endforeach()
+# The halo exchange of man 7 tandem_epochs, compiled from the page.
+tandem_shmem_test(epochs_example NP 1 2 3 4)
 tandem_shmem_test(thread_multiple)
 tandem_shmem_test(generic_c11)
 tandem_shmem_test(generic_cxx)
@@ -247,6 +261,16 @@ tandem_shmem_failure(bad_split bad_split 1
   "shmem_team_split_strided on PE @PE@: size = 99 is out of range")
 tandem_shmem_failure(bad_team_ctx_pe team_ctx_pe 1
   "shmem_ctx_long_p on PE @PE@: pe = 64 is out of range for the context's team")
+tandem_shmem_failure(bad_win_no_epoch win_no_epoch 1
+  "shmemx_win_long_put on PE @PE@: no epoch is open towards pe = 0")
+tandem_shmem_failure(bad_win_outside win_outside 1
+  "shmemx_win_putmem on PE @PE@: dest = ${addr} \\(16 bytes\\) is not inside the window")
+tandem_shmem_failure(bad_win_unlock win_unlock 1
+  "shmemx_win_unlock on PE @PE@: pe = 0 is not locked by this PE")
+tandem_shmem_failure(bad_win_lock_type win_lock_type 1
+  "shmemx_win_lock on PE @PE@: lock_type = 7 is neither SHMEMX_WIN_LOCK_EXCLUSIVE nor SHMEMX_WIN_LOCK_SHARED")
+tandem_shmem_failure(bad_win_group win_group 1
+  "shmemx_win_start on PE @PE@: pes\\[1\\] = 0 appears twice")
 tandem_shmem_failure(bad_free bad_free 1
   "shmem_free on PE @PE@: ptr = ${addr} was not returned by shmem_malloc")
 tandem_shmem_failure(bad_thread_level bad_thread_level 1

@@ -70,6 +70,28 @@ TEST_F(ConfigEnvironment, AtomicsPath) {
   EXPECT_NE(error.find("TANDEM_ATOMICS=\"hardware\" is not auto or software"), std::string::npos) << error;
 }
 
+TEST_F(ConfigEnvironment, EpochStrategy) {
+  std::string error;
+  Config c = Config::from_environment(&error);
+  EXPECT_EQ(c.epoch_strategy, Config::EpochStrategy::Eager);
+  EXPECT_EQ(c.epoch_queue, 32u);
+  setenv("TANDEM_EPOCH_STRATEGY", "lazy", 1);
+  setenv("TANDEM_EPOCH_QUEUE", "4", 1);
+  c = Config::from_environment(&error);
+  EXPECT_EQ(c.epoch_strategy, Config::EpochStrategy::Lazy);
+  EXPECT_EQ(c.epoch_queue, 4u);
+  setenv("TANDEM_EPOCH_STRATEGY", "hybrid", 1);
+  EXPECT_EQ(Config::from_environment(&error).epoch_strategy, Config::EpochStrategy::Hybrid);
+  EXPECT_EQ(error, "");
+  setenv("TANDEM_EPOCH_STRATEGY", "sometimes", 1);
+  setenv("TANDEM_EPOCH_QUEUE", "0", 1);
+  c = Config::from_environment(&error);
+  EXPECT_EQ(c.epoch_strategy, Config::EpochStrategy::Eager);
+  EXPECT_EQ(c.epoch_queue, 32u);
+  EXPECT_NE(error.find("TANDEM_EPOCH_STRATEGY=\"sometimes\" is not lazy, eager or hybrid"), std::string::npos) << error;
+  EXPECT_NE(error.find("TANDEM_EPOCH_QUEUE=\"0\" is not a positive number of operations"), std::string::npos) << error;
+}
+
 TEST_F(ConfigEnvironment, ReadsValuesAndDeprecatedAliases) {
   setenv("SMA_SYMMETRIC_SIZE", "2M", 1);
   setenv("SHMEM_DEBUG", "1", 1);

@@ -1,0 +1,339 @@
+#include "epoch/window.h"
+
+#include <cstring>
+
+#include "core/backoff.h"
+#include "core/runtime.h"
+#include "mem/symmetric.h"
+#include "mem/target.h"
+#include "nbi/scheduler.h"
+#include "transport/shm.h"
+
+using tandem::Op;
+using tandem::scheduler;
+namespace shm = tandem::shm;
+
+namespace tandem::epoch {
+
+namespace {
+
+constexpr int kSlots = 32;                        // live windows per PE
+constexpr uint64_t kWriter = uint64_t{1} << 32;   // a lock word: the exclusive holder, plus
+                                                  // the number of shared holders below it
+
+// The start of a slot; the slot goes on with posts[n_pes], by world PE: the exposure epochs
+// that PE opened to this one.
+struct Header {
+  uint64_t completes;  // access epochs towards this PE completed
+  uint64_t lock;
+};
+
+char* area = nullptr;  // kSlots slots, symmetric
+size_t slot_bytes = 0;
+uint64_t used_slots = 0;
+Strategy strategy = Strategy::Eager;
+size_t queue_limit = 32;
+
+Header* header(int slot) { return reinterpret_cast<Header*>(area + static_cast<size_t>(slot) * slot_bytes); }
+uint64_t* posts(int slot) { return reinterpret_cast<uint64_t*>(header(slot) + 1); }
+
+uint64_t load(const uint64_t* word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
+
+void wait_at_least(const uint64_t* word, uint64_t goal) {
+  wait_until_ready([&] { return load(word) >= goal; });
+}
+
+// `word` of this PE's slot as it is on world PE `pe`.
+tandem::Target word_on(const char* call, const uint64_t* word, int pe) {
+  return locate(call, "window word", word, sizeof(uint64_t), pe);
+}
+
+uint64_t atomic(const char* call, const uint64_t* word, int pe, shm::AmoOp op, uint64_t operand,
+                uint64_t compare = 0) {
+  return scheduler().atomic<uint64_t>(call, word_on(call, word, pe), op, operand, compare, true);
+}
+
+}  // namespace
+
+void windows_init(const char* call, Strategy s, size_t limit) {
+  const size_t n = static_cast<size_t>(rt().n_pes);
+  slot_bytes = (sizeof(Header) + n * sizeof(uint64_t) + 63) & ~size_t{63};
+  // The heap is fresh (zero-filled) at init: every slot starts at 0 on every PE.
+  area = static_cast<char*>(heap_allocate(call, kSlots * slot_bytes, 64));
+  if (area == nullptr) fatal(call, "no room for the windows' counters in the symmetric heap");
+  used_slots = 0;
+  strategy = s;
+  queue_limit = limit;
+}
+
+}  // namespace tandem::epoch
+
+using namespace tandem;
+using namespace tandem::epoch;
+
+tandem_win::tandem_win(tandem_team& team, int slot, char* base, size_t size)
+    : team_(&team), slot_(slot), base_(base), size_(size), targets_(static_cast<size_t>(team.size())) {}
+
+tandem_win* tandem_win::create(const char* call, tandem_team& team, void* base, size_t size) {
+  // The lowest slot free on every PE of the team, as a team split picks its slot.
+  Group group(call, team);
+  group.offer(~used_slots);
+  group.sync();
+  uint64_t free_everywhere = (uint64_t{1} << kSlots) - 1;
+  for (uint64_t word : group.offers()) free_everywhere &= word;
+  group.sync();  // every PE has read the offers: the exchange word may serve again
+  if (free_everywhere == 0) return nullptr;
+  const int slot = __builtin_ctzll(free_everywhere);
+  used_slots |= uint64_t{1} << slot;
+  return new tandem_win(team, slot, static_cast<char*>(base), size);
+}
+
+void tandem_win::free(const char* call) {
+  if (access_) fatal(call, "an access epoch is still open: call shmemx_win_complete first");
+  if (exposure_) fatal(call, "an exposure epoch is still open: call shmemx_win_wait first");
+  if (locks_ > 0) fatal(call, "%d target(s) are still locked: call shmemx_win_unlock first", locks_);
+  for (size_t r = 0; r < targets_.size(); ++r)
+    if (targets_[r].touched)
+      fatal(call, "operations to pe = %zu were never completed: call shmemx_win_fence first", r);
+  // Every signal this PE sent has landed, and no PE will touch the slot again: zeroed, it
+  // is ready for the next window that takes it.
+  scheduler().quiet(call);
+  team_sync(call, *team_);
+  memset(static_cast<void*>(header(slot_)), 0, slot_bytes);
+  used_slots &= ~(uint64_t{1} << slot_);
+  delete this;
+}
+
+int tandem_win::check_rank(const char* call, int rank) const {
+  if (rank < 0 || rank >= team_->size())
+    fatal(call, "pe = %d is out of range: expected a rank 0 <= pe < %d of the window's team", rank, team_->size());
+  return rank;
+}
+
+tandem_win::Epoch tandem_win::epoch_of(const char* /*call*/, int rank) const {
+  const Target& t = targets_[static_cast<size_t>(rank)];
+  if (t.lock != LockType::None) return Epoch::Lock;
+  if (access_ && t.in_access) return Epoch::Access;
+  if (fenced_) return Epoch::Fence;
+  return Epoch::None;
+}
+
+void tandem_win::transfer(const char* call, Op::Kind kind, void* local, const void* remote, size_t bytes, int rank) {
+  const bool put = kind == Op::Kind::Put;
+  const char* remote_name = put ? "dest" : "source";
+  check_rank(call, rank);
+  check_buffer(call, put ? "source" : "dest", local, bytes);
+  const auto* at = static_cast<const char*>(remote);
+  if (at < base_ || at > base_ + size_ || bytes > static_cast<size_t>(base_ + size_ - at))
+    fatal(call, "%s = %p (%zu bytes) is not inside the window [%p, +%zu)", remote_name, remote, bytes,
+          static_cast<void*>(base_), size_);
+  const tandem::Target object = locate(call, remote_name, remote, bytes, team_->pes[static_cast<size_t>(rank)]);
+  submit(call, Op{kind, object, local, bytes}, rank);
+}
+
+void tandem_win::submit(const char* call, const Op& op, int rank) {
+  const Epoch kind = epoch_of(call, rank);
+  if (kind == Epoch::None)
+    fatal(call, "no epoch is open towards pe = %d: open one with shmemx_win_fence, shmemx_win_start or shmemx_win_lock",
+          rank);
+  if (op.bytes == 0) return;
+  Target& t = targets_[static_cast<size_t>(rank)];
+  t.touched = true;
+  t.has_get |= op.kind == Op::Kind::Get;
+  if (t.open) return issue(call, op, rank);
+  t.queued.push_back(op);
+  if (epoch::strategy == Strategy::Hybrid && t.queued.size() >= queue_limit) open(call, rank, kind);
+}
+
+void tandem_win::issue(const char* call, const Op& op, int rank) {
+  Target& t = targets_[static_cast<size_t>(rank)];
+  // A fence completes everything with one quiet and a barrier: no update to carry.  Over a
+  // network that does not keep writes in order, a put carrying an update would wait for
+  // its own completion before sending it: no better than the update alone.
+  if (epoch::strategy == Strategy::Eager || op.kind != Op::Kind::Put || epoch_of(call, rank) == Epoch::Fence ||
+      !scheduler().signal_rides(op.remote))
+    return scheduler().submit_nbi(call, op);
+  if (t.has_kept) scheduler().submit_nbi(call, t.kept);
+  t.kept = op;
+  t.has_kept = true;
+}
+
+void tandem_win::open(const char* call, int rank, Epoch kind) {
+  Target& t = targets_[static_cast<size_t>(rank)];
+  const int pe = team_->pes[static_cast<size_t>(rank)];
+  if (kind == Epoch::Fence) {
+    // Every PE has passed the fence that opened this epoch: nothing to wait for.
+  } else if (kind == Epoch::Access) {
+    wait_at_least(&posts(slot_)[pe], t.accesses);
+  } else {
+    acquire(call, rank);
+  }
+  t.open = true;
+  // The queue keeps its capacity from epoch to epoch: a long one is not allocated anew.
+  for (const Op& op : t.queued) issue(call, op, rank);
+  t.queued.clear();
+}
+
+template <typename Word, typename Value>
+void tandem_win::close(const char* call, const std::vector<int>& ranks, Word signal_word, Value signal_value) {
+  bool gets = false;
+  for (int rank : ranks) {
+    Target& t = targets_[static_cast<size_t>(rank)];
+    for (const Op& op : t.queued) issue(call, op, rank);
+    t.queued.clear();
+    gets |= t.has_get;
+  }
+  // A signal tells the target that its object holds this epoch's data and is no longer
+  // read: the puts before the last one to each target land first (a fence orders them),
+  // and the gets must be complete.
+  if (gets) scheduler().quiet(call);
+  else scheduler().fence(call);
+  for (int rank : ranks) {
+    Target& t = targets_[static_cast<size_t>(rank)];
+    const tandem::Target word = word_on(call, signal_word(rank), team_->pes[static_cast<size_t>(rank)]);
+    if (t.has_kept) scheduler().put_signal(call, t.kept, word, signal_value(rank), true, true);
+    else scheduler().atomic<uint64_t>(call, word, shm::AmoOp::Add, signal_value(rank), 0, false);
+    t.has_kept = t.touched = t.has_get = t.open = false;
+  }
+  // The sources of the puts may be reused, and the signals have landed.
+  scheduler().quiet(call);
+}
+
+void tandem_win::fence(const char* call) {
+  if (access_) fatal(call, "an access epoch is open: call shmemx_win_complete first");
+  // The epoch's operations, issued now where they waited, are complete on every PE before
+  // any PE leaves the barrier: the next epoch may write anywhere at once.
+  for (size_t r = 0; r < targets_.size(); ++r) {
+    Target& t = targets_[r];
+    if (epoch_of(call, static_cast<int>(r)) != Epoch::Fence) continue;
+    for (const Op& op : t.queued) scheduler().submit_nbi(call, op);
+    t.queued.clear();
+    t.touched = t.has_get = false;
+  }
+  scheduler().quiet(call);
+  team_sync(call, *team_);
+  fenced_ = true;
+  for (size_t r = 0; r < targets_.size(); ++r)
+    if (epoch_of(call, static_cast<int>(r)) == Epoch::Fence) targets_[r].open = epoch::strategy == Strategy::Eager;
+}
+
+namespace {
+
+// Checks a group of ranks (no repeats, in range) for post and start.
+std::vector<int> check_group(const char* call, const int* ranks, int count, int team_size) {
+  if (count < 0) fatal(call, "npes = %d is negative", count);
+  if (count > 0) check_buffer(call, "pes", ranks, static_cast<size_t>(count) * sizeof(int));
+  std::vector<int> group(ranks, ranks + count);
+  std::vector<bool> seen(static_cast<size_t>(team_size));
+  for (int i = 0; i < count; ++i) {
+    const int r = group[static_cast<size_t>(i)];
+    if (r < 0 || r >= team_size)
+      fatal(call, "pes[%d] = %d is out of range: expected a rank 0 <= pe < %d of the window's team", i, r, team_size);
+    if (seen[static_cast<size_t>(r)]) fatal(call, "pes[%d] = %d appears twice", i, r);
+    seen[static_cast<size_t>(r)] = true;
+  }
+  return group;
+}
+
+}  // namespace
+
+void tandem_win::post(const char* call, const int* ranks, int count) {
+  if (exposure_) fatal(call, "an exposure epoch is already open: call shmemx_win_wait first");
+  const std::vector<int> group = check_group(call, ranks, count, team_->size());
+  exposure_ = true;
+  completes_expected_ += static_cast<uint64_t>(count);
+  // This PE's own stores to the object come before any origin's puts.
+  shm::order_stores();
+  const uint64_t* mine = &posts(slot_)[rt().my_pe];
+  for (int rank : group)
+    scheduler().atomic<uint64_t>(call, word_on(call, mine, team_->pes[static_cast<size_t>(rank)]), shm::AmoOp::Add, 1,
+                                 0, false);
+  drive_progress();
+}
+
+void tandem_win::start(const char* call, const int* ranks, int count) {
+  if (access_) fatal(call, "an access epoch is already open: call shmemx_win_complete first");
+  const std::vector<int> group = check_group(call, ranks, count, team_->size());
+  for (int rank : group) {
+    Target& t = targets_[static_cast<size_t>(rank)];
+    if (t.touched || t.lock != LockType::None)
+      fatal(call, "pe = %d is the target of another open epoch: close it first", rank);
+    t.in_access = true;
+    t.open = false;
+    ++t.accesses;
+  }
+  access_ = true;
+  access_group_ = group;
+  if (epoch::strategy == Strategy::Eager)
+    for (int rank : group) open(call, rank, Epoch::Access);
+}
+
+void tandem_win::complete(const char* call) {
+  if (!access_) fatal(call, "no access epoch is open: call shmemx_win_start first");
+  // Every target of the group is signalled, written to or not: its shmemx_win_wait counts
+  // this PE.
+  for (int rank : access_group_)
+    if (!targets_[static_cast<size_t>(rank)].open) open(call, rank, Epoch::Access);
+  close(call, access_group_, [&](int) { return &header(slot_)->completes; }, [](int) { return uint64_t{1}; });
+  for (int rank : access_group_) {
+    Target& t = targets_[static_cast<size_t>(rank)];
+    t.in_access = false;
+    t.open = fenced_ && epoch::strategy == Strategy::Eager;
+  }
+  access_ = false;
+  access_group_.clear();
+}
+
+bool tandem_win::end_exposure(const char* call, bool wait) {
+  if (!exposure_) fatal(call, "no exposure epoch is open: call shmemx_win_post first");
+  const uint64_t* completes = &header(slot_)->completes;
+  if (wait) {
+    wait_at_least(completes, completes_expected_);
+  } else {
+    drive_progress();
+    if (load(completes) < completes_expected_) return false;
+  }
+  exposure_ = false;
+  return true;
+}
+
+void tandem_win::lock(const char* call, LockType type, int rank) {
+  check_rank(call, rank);
+  Target& t = targets_[static_cast<size_t>(rank)];
+  if (t.lock != LockType::None) fatal(call, "pe = %d is already locked by this PE", rank);
+  if (t.touched || (access_ && t.in_access))
+    fatal(call, "pe = %d is the target of another open epoch: close it first", rank);
+  t.lock = type;
+  t.open = false;
+  ++locks_;
+  if (epoch::strategy == Strategy::Eager) open(call, rank, Epoch::Lock);
+}
+
+void tandem_win::unlock(const char* call, int rank) {
+  check_rank(call, rank);
+  Target& t = targets_[static_cast<size_t>(rank)];
+  if (t.lock == LockType::None) fatal(call, "pe = %d is not locked by this PE", rank);
+  if (!t.open) open(call, rank, Epoch::Lock);
+  // The release rides on the last put: adding the two's complement takes the holder away.
+  const uint64_t release = t.lock == LockType::Exclusive ? uint64_t{0} - kWriter : ~uint64_t{0};
+  close(call, {rank}, [&](int) { return &header(slot_)->lock; }, [&](int) { return release; });
+  t.lock = LockType::None;
+  t.open = fenced_ && epoch::strategy == Strategy::Eager && !(access_ && t.in_access);
+  --locks_;
+}
+
+void tandem_win::acquire(const char* call, int rank) {
+  const Target& t = targets_[static_cast<size_t>(rank)];
+  const int pe = team_->pes[static_cast<size_t>(rank)];
+  const uint64_t* word = &header(slot_)->lock;
+  Backoff backoff;
+  for (;;) {
+    if (t.lock == LockType::Exclusive) {
+      if (atomic(call, word, pe, shm::AmoOp::CompareSwap, kWriter, 0) == 0) return;
+    } else {
+      if ((atomic(call, word, pe, shm::AmoOp::Add, 1) & kWriter) == 0) return;
+      atomic(call, word, pe, shm::AmoOp::Add, ~uint64_t{0});
+    }
+    backoff.pause();
+  }
+}

@@ -1,0 +1,115 @@
+// MPI-style epochs over symmetric memory (shmemx_win_*, man 7 tandem_epochs).
+//
+// A window is a symmetric object and a team.  Its puts and gets happen inside epochs: fence
+// epochs (collective over the team), access epochs towards the targets named by
+// shmemx_win_start, each opened by the target's shmemx_win_post, and lock epochs towards one
+// target.  A fence completes the epoch's operations and then waits at a barrier of the team.
+// Closing an access or lock epoch completes its operations, then updates a word on each
+// target: its count of completed access epochs (shmemx_win_wait waits for it) or its lock.
+//
+// When an operation is carried out is the issue strategy's choice (TANDEM_EPOCH_STRATEGY,
+// eager by default: on the networks measured here the other two save no message and start
+// their transfers later; perf/README.md has the figures):
+//   lazy    every operation is queued and issued by the closing call, which holds back the
+//           last put to each target to carry that target's update: no message of its own,
+//           but nothing overlaps the caller's computation;
+//   eager   every operation is issued at once, once its target is open (the fence passed,
+//           the target's post arrived, the lock granted), and each update travels alone;
+//   hybrid  lazy until TANDEM_EPOCH_QUEUE operations wait for one target, then that target
+//           is opened and served at once for the rest of the epoch, its last put still
+//           carrying the update.
+// Every issued operation is an nbi Op of the scheduler, so large copies to node peers are
+// held and run while the network carries the rest.
+//
+// The symmetric part of a window is one slot of the window area (taken from the heap at
+// shmem_init): a count of completed access epochs, a lock word, and per PE the exposure
+// epochs it opened to this one.  A window takes the lowest slot free on every PE of its
+// team; freeing it zeroes the slot again.
+#pragma once
+
+#include <shmem.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "coll/team.h"
+#include "nbi/op.h"
+
+namespace tandem::epoch {
+
+enum class Strategy { Lazy, Eager, Hybrid };
+enum class LockType { None = 0, Exclusive = 1, Shared = 2 };  // SHMEMX_WIN_LOCK_*
+
+// Collective over all PEs, during shmem_init: takes the window area from the heap.
+void windows_init(const char* call, Strategy strategy, size_t queue_limit);
+
+}  // namespace tandem::epoch
+
+struct tandem_win {
+  using Strategy = tandem::epoch::Strategy;
+  using LockType = tandem::epoch::LockType;
+
+  // Collective over `team`: a window on [base, base + size), or nullptr (every PE of the
+  // team) when no slot is free on all of them.
+  static tandem_win* create(const char* call, tandem_team& team, void* base, size_t size);
+  // Collective over the team; no epoch may be open.
+  void free(const char* call);
+
+  // A put (from `local` to `remote`) or get (the other way) with the window's object on team
+  // rank `rank`.
+  void transfer(const char* call, tandem::Op::Kind kind, void* local, const void* remote, size_t bytes, int rank);
+
+  void fence(const char* call);
+  void post(const char* call, const int* ranks, int count);
+  void start(const char* call, const int* ranks, int count);
+  void complete(const char* call);
+  // Whether every access epoch towards this PE that its exposure epoch expects has been
+  // completed; `wait`: until it has.  True closes the exposure epoch.
+  bool end_exposure(const char* call, bool wait);
+  void lock(const char* call, LockType type, int rank);
+  void unlock(const char* call, int rank);
+
+ private:
+  // How an operation to one target travels in the current epoch.
+  enum class Epoch { None, Fence, Access, Lock };
+  struct Target {
+    std::vector<tandem::Op> queued;  // not issued yet
+    tandem::Op kept{};               // issued last: the signal rides on it (lazy, hybrid)
+    bool has_kept = false;
+    bool touched = false;  // an operation went (or goes) to it in this epoch
+    bool has_get = false;
+    bool open = false;     // issue at once: the target is ready for this epoch's operations
+    bool in_access = false;          // in the group of the current shmemx_win_start
+    uint64_t accesses = 0;           // access epochs towards it so far (matches its posts)
+    LockType lock = LockType::None;  // the lock this PE holds, or asked for, on it
+  };
+
+  tandem_win(tandem_team& team, int slot, char* base, size_t size);
+  Epoch epoch_of(const char* call, int rank) const;
+  int check_rank(const char* call, int rank) const;
+  void submit(const char* call, const tandem::Op& op, int rank);
+  // Issues `op` now: a put becomes the kept one (the earlier kept put is issued) unless the
+  // strategy is eager.
+  void issue(const char* call, const tandem::Op& op, int rank);
+  // Makes `rank` ready for this epoch's operations (waits for its fence, its post, or its
+  // lock), then issues what waits for it.
+  void open(const char* call, int rank, Epoch kind);
+  // Closes the epoch towards `ranks`: issues what waits, completes it, then adds
+  // signal_value(rank) to each rank's word at signal_word(rank), on the last put to it when
+  // there is one.
+  template <typename Word, typename Value>
+  void close(const char* call, const std::vector<int>& ranks, Word signal_word, Value signal_value);
+  void acquire(const char* call, int rank);
+
+  tandem_team* team_;
+  int slot_;
+  char* base_;
+  size_t size_;
+  std::vector<Target> targets_;  // by team rank
+  bool fenced_ = false;          // a fence opened a fence epoch
+  bool access_ = false;              // between start and complete
+  std::vector<int> access_group_;    // the ranks named by start
+  bool exposure_ = false;            // between post and wait
+  uint64_t completes_expected_ = 0;  // access epochs that exposure epochs opened to this PE
+  int locks_ = 0;                    // targets locked
+};

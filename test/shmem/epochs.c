@@ -1,0 +1,241 @@
+/* Window epochs (shmemx_win_*): fence, post-start-complete-wait and lock-unlock, under every
+ * issue strategy (the test is run with TANDEM_EPOCH_STRATEGY=lazy, eager and hybrid).
+ *
+ * Each PE's window object holds one area per origin rank: SMALL longs written one by one
+ * (more puts than a hybrid queue holds), BIG longs written by one put (larger than the copy
+ * deferral threshold), and a published area that origins read with gets. */
+#include <shmemx.h>
+
+#include "common.h"
+
+enum { SMALL = 100, BIG = 16384, PUB = 256, LOCKED = 4096, ROUNDS = 6, LOCK_ROUNDS = 12 };
+
+struct area {
+  long small[SMALL];
+  long big[BIG];
+};
+
+static long stamp(int round, int origin, int i) { return ((long)round << 40) | ((long)origin << 24) | i; }
+
+static int me, n;
+/* Sources stay untouched until the epoch closes, as with MPI. */
+static long *big_source, small_source[SMALL];
+
+/* A window over `areas` (one per rank of SHMEM_TEAM_WORLD) and `pub`. */
+struct object {
+  long pub[PUB];
+  long locked[LOCKED];
+  struct area areas[];
+};
+
+static void put_area(shmemx_win_t win, struct object *obj, int round, int target) {
+  for (int i = 0; i < SMALL; ++i) {
+    small_source[i] = stamp(round, me, i);
+    shmemx_win_long_put(win, &obj->areas[me].small[i], &small_source[i], 1, target);
+  }
+  for (int i = 0; i < BIG; ++i) big_source[i] = stamp(round, me, i);
+  shmemx_win_putmem(win, obj->areas[me].big, big_source, sizeof(long) * BIG, target);
+}
+
+static void check_area(struct object *obj, int round, int origin, const char *what) {
+  int bad = 0;
+  for (int i = 0; i < SMALL && !bad; ++i)
+    if (obj->areas[origin].small[i] != stamp(round, origin, i)) {
+      CHECK(0, "%s round %d: small[%d] from PE %d = %#lx, expected %#lx", what, round, i, origin,
+            obj->areas[origin].small[i], stamp(round, origin, i));
+      bad = 1;
+    }
+  for (int i = 0; i < BIG && !bad; ++i)
+    if (obj->areas[origin].big[i] != stamp(round, origin, i)) {
+      CHECK(0, "%s round %d: big[%d] from PE %d = %#lx, expected %#lx", what, round, i, origin,
+            obj->areas[origin].big[i], stamp(round, origin, i));
+      bad = 1;
+    }
+}
+
+static void publish(struct object *obj, int round) {
+  for (int i = 0; i < PUB; ++i) obj->pub[i] = stamp(round, me, i) ^ 0x55;
+}
+
+static void check_published(const long *got, int round, int owner, const char *what) {
+  for (int i = 0; i < PUB; ++i)
+    if (got[i] != (stamp(round, owner, i) ^ 0x55)) {
+      CHECK(0, "%s round %d: pub[%d] read from PE %d = %#lx", what, round, i, owner, got[i]);
+      return;
+    }
+}
+
+/* Fence epochs: in round r each PE writes to PE me + 1 + r (itself once in n rounds) and
+ * reads PE me - 1 - r; every third round is empty. */
+static void test_fence(shmemx_win_t win, struct object *obj) {
+  long got[PUB];
+  publish(obj, 0);
+  shmemx_win_fence(win);
+  for (int round = 0; round < ROUNDS; ++round) {
+    const int target = (me + 1 + round) % n, source = ((me - 1 - round) % n + n) % n;
+    const int empty = round % 3 == 2;
+    if (!empty) {
+      put_area(win, obj, round, target);
+      shmemx_win_long_get(win, got, obj->pub, PUB, source);
+    }
+    shmemx_win_fence(win);
+    if (!empty) {
+      const int origin = ((me - 1 - round) % n + n) % n; /* the PE whose target I was */
+      check_area(obj, round, origin, "fence");
+      check_published(got, round, source, "fence get");
+    }
+    /* The next round's published values: stored between fences, read after the next. */
+    publish(obj, round + 1);
+    shmemx_win_fence(win);
+  }
+}
+
+/* Post-start-complete-wait: PE me accesses PE me + 1 (a ring), then every PE accesses PE 0
+ * (PE 0 exposes to all), and PEs with nothing to do open empty epochs. */
+static void test_pscw(shmemx_win_t win, struct object *obj) {
+  long got[PUB];
+  for (int round = 0; round < ROUNDS; ++round) {
+    const int right = (me + 1) % n, left = (me + n - 1) % n;
+    publish(obj, 100 + round);
+    shmemx_win_post(win, &left, 1);
+    shmemx_win_start(win, &right, 1);
+    put_area(win, obj, 100 + round, right);
+    shmemx_win_long_get(win, got, obj->pub, PUB, right);
+    shmemx_win_complete(win);
+    if (round % 2) {
+      while (!shmemx_win_test(win)) {
+      }
+    } else {
+      shmemx_win_wait(win);
+    }
+    check_area(obj, 100 + round, left, "pscw ring");
+    check_published(got, 100 + round, right, "pscw get");
+  }
+  /* Every PE writes to PE 0. */
+  int all[64];
+  for (int i = 0; i < n; ++i) all[i] = i;
+  const int zero = 0;
+  for (int round = 0; round < 2; ++round) {
+    if (me == 0) shmemx_win_post(win, all, n);
+    shmemx_win_start(win, &zero, 1);
+    put_area(win, obj, 200 + round, 0);
+    shmemx_win_complete(win);
+    if (me == 0) {
+      shmemx_win_wait(win);
+      for (int o = 0; o < n; ++o) check_area(obj, 200 + round, o, "pscw gather");
+    }
+    shmem_barrier_all(); /* PE 0 has checked before the next round writes */
+  }
+  /* Empty groups. */
+  shmemx_win_post(win, NULL, 0);
+  shmemx_win_start(win, NULL, 0);
+  shmemx_win_complete(win);
+  shmemx_win_wait(win);
+  /* An access epoch with no operation still completes the target's exposure. */
+  shmemx_win_post(win, &(int){(me + n - 1) % n}, 1);
+  shmemx_win_start(win, &(int){(me + 1) % n}, 1);
+  shmemx_win_complete(win);
+  shmemx_win_wait(win);
+}
+
+/* Lock-unlock: writers take the exclusive lock of a PE and fill its `locked` area with
+ * their stamp in 64 puts; readers take the shared lock and read the whole area.  A reader
+ * that sees two stamps saw an epoch that was not exclusive. */
+static void test_lock(shmemx_win_t win, struct object *obj) {
+  static long fill[LOCKED], seen[LOCKED];
+  for (int round = 0; round < LOCK_ROUNDS; ++round) {
+    const int target = round % n;
+    if ((me + round) % 2 == 0) {
+      for (int i = 0; i < LOCKED; ++i) fill[i] = stamp(round, me, 0);
+      shmemx_win_lock(win, SHMEMX_WIN_LOCK_EXCLUSIVE, target);
+      for (int piece = 0; piece < 64; ++piece)
+        shmemx_win_long_put(win, obj->locked + piece * (LOCKED / 64), fill + piece * (LOCKED / 64), LOCKED / 64,
+                            target);
+      shmemx_win_unlock(win, target);
+    } else {
+      shmemx_win_lock(win, SHMEMX_WIN_LOCK_SHARED, target);
+      shmemx_win_long_get(win, seen, obj->locked, LOCKED, target);
+      shmemx_win_unlock(win, target);
+      for (int i = 1; i < LOCKED; ++i)
+        if (seen[i] != seen[0]) {
+          CHECK(0, "lock round %d: PE %d's area mixes %#lx and %#lx (at %d): a writer was not exclusive", round,
+                target, seen[0], seen[i], i);
+          break;
+        }
+    }
+  }
+  shmem_barrier_all();
+  /* Shared locks of every PE at once, on every PE, and a lock of the PE itself. */
+  for (int t = 0; t < n; ++t) shmemx_win_lock(win, SHMEMX_WIN_LOCK_SHARED, t);
+  for (int t = 0; t < n; ++t) shmemx_win_unlock(win, t);
+  shmemx_win_lock(win, SHMEMX_WIN_LOCK_EXCLUSIVE, me);
+  long v = 42 + me;
+  shmemx_win_long_put(win, &obj->locked[0], &v, 1, me);
+  shmemx_win_unlock(win, me);
+  CHECK(obj->locked[0] == 42 + me, "a put to this PE under its own lock: %ld", obj->locked[0]);
+  shmem_barrier_all();
+}
+
+/* A window on a team: the even PEs, in fence epochs, naming each other by team rank. */
+static void test_team(struct object *obj) {
+  shmem_team_t even;
+  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, NULL, 0, &even);
+  if (even != SHMEM_TEAM_INVALID) {
+    const int rank = shmem_team_my_pe(even), size = shmem_team_n_pes(even);
+    shmemx_win_t win;
+    CHECK(shmemx_win_create(even, obj, sizeof(struct object) + (size_t)n * sizeof(struct area), &win) == 0,
+          "a window on the even PEs");
+    shmemx_win_fence(win);
+    put_area(win, obj, 300, (rank + 1) % size);
+    shmemx_win_fence(win);
+    check_area(obj, 300, 2 * ((rank + size - 1) % size), "team fence");
+    shmemx_win_free(&win);
+    CHECK(win == SHMEMX_WIN_INVALID, "shmemx_win_free sets the handle to SHMEMX_WIN_INVALID");
+    shmem_team_destroy(even);
+  }
+  shmem_barrier_all();
+}
+
+/* 32 live windows at most: the 33rd fails on every PE; freed ones are reused. */
+static void test_slots(struct object *obj) {
+  shmemx_win_t wins[40];
+  int made = 0;
+  while (made < 40 && shmemx_win_create(SHMEM_TEAM_WORLD, obj, sizeof(long), &wins[made]) == 0) ++made;
+  CHECK(made == 32, "%d windows at once, expected 32", made);
+  CHECK(made == 40 || wins[made] == SHMEMX_WIN_INVALID, "a failed create gives SHMEMX_WIN_INVALID");
+  for (int i = 0; i < made; ++i) shmemx_win_free(&wins[i]);
+  for (int round = 0; round < 50; ++round) {
+    shmemx_win_t win;
+    CHECK(shmemx_win_create(SHMEM_TEAM_WORLD, obj, sizeof(struct object), &win) == 0, "create after frees");
+    shmemx_win_fence(win);
+    long v = round;
+    shmemx_win_long_put(win, &obj->pub[me], &v, 1, (me + 1) % n);
+    shmemx_win_fence(win);
+    CHECK(obj->pub[(me + n - 1) % n] == round, "reused window, round %d: %ld", round, obj->pub[(me + n - 1) % n]);
+    shmemx_win_free(&win);
+  }
+}
+
+int main(void) {
+  test_init();
+  me = shmem_my_pe();
+  n = shmem_n_pes();
+  if (n > 64) {
+    if (me == 0) printf("epochs: at most 64 PEs\n");
+    return test_finish("epochs");
+  }
+  const size_t bytes = sizeof(struct object) + (size_t)n * sizeof(struct area);
+  struct object *obj = shmem_calloc(1, bytes);
+  big_source = malloc(sizeof(long) * BIG);
+  shmemx_win_t win;
+  CHECK(shmemx_win_create(SHMEM_TEAM_WORLD, obj, bytes, &win) == 0, "a window on SHMEM_TEAM_WORLD");
+  test_fence(win, obj);
+  test_pscw(win, obj);
+  test_lock(win, obj);
+  shmemx_win_free(&win);
+  test_team(obj);
+  test_slots(obj);
+  free(big_source);
+  shmem_free(obj);
+  return test_finish("epochs");
+}
