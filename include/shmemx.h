@@ -106,8 +106,13 @@ void shmemx_win_unlock(shmemx_win_t win, int pe);
 #endif
 
 /* The type-generic forms: shmemx_put_notify, shmemx_get_notify and their _nbi twins, with
- * or without a context first. */
+ * or without a context first; shmemx_win_put and shmemx_win_get. */
 #if defined(__cplusplus)
+#define TANDEM_OVERLOAD_WIN_RMA(T, N) \
+  inline void shmemx_win_put(shmemx_win_t w, T *d, const T *s, size_t n, int pe) { shmemx_win_##N##_put(w, d, s, n, pe); } \
+  inline void shmemx_win_get(shmemx_win_t w, T *d, const T *s, size_t n, int pe) { shmemx_win_##N##_get(w, d, s, n, pe); }
+TANDEM_GENERIC_RMA_TYPES(TANDEM_OVERLOAD_WIN_RMA)
+#undef TANDEM_OVERLOAD_WIN_RMA
 #define TANDEM_OVERLOAD_NOTIFY(T, N) \
   inline void shmemx_put_notify(T *d, const T *s, size_t n, int pe, int tag) { shmemx_##N##_put_notify(d, s, n, pe, tag); } \
   inline void shmemx_put_notify(shmem_ctx_t c, T *d, const T *s, size_t n, int pe, int tag) { shmemx_ctx_##N##_put_notify(c, d, s, n, pe, tag); } \
@@ -128,6 +133,10 @@ TANDEM_GENERIC_RMA_TYPES(TANDEM_OVERLOAD_NOTIFY)
 #define TANDEM_C_ctx_get_notify(T, N) T: shmemx_ctx_##N##_get_notify,
 #define TANDEM_C_get_notify_nbi(T, N) T: shmemx_##N##_get_notify_nbi,
 #define TANDEM_C_ctx_get_notify_nbi(T, N) T: shmemx_ctx_##N##_get_notify_nbi,
+#define TANDEM_C_win_put(T, N) T: shmemx_win_##N##_put,
+#define TANDEM_C_win_get(T, N) T: shmemx_win_##N##_get,
+#define shmemx_win_put(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_win_put, __VA_ARGS__)
+#define shmemx_win_get(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_win_get, __VA_ARGS__)
 #define shmemx_put_notify(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_put_notify, TANDEM_C_ctx_put_notify, __VA_ARGS__)
 #define shmemx_put_notify_nbi(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_put_notify_nbi, TANDEM_C_ctx_put_notify_nbi, __VA_ARGS__)
 #define shmemx_get_notify(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_get_notify, TANDEM_C_ctx_get_notify, __VA_ARGS__)

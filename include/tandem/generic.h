@@ -322,8 +322,9 @@ inline int shmem_sync(shmem_team_t t) { return shmem_team_sync(t); }
 #define shmem_signal_add(...) TANDEM_SIGNAL_SELECT(shmem_signal_add, shmem_ctx_signal_add, __VA_ARGS__)
 #define shmem_signal_set(...) TANDEM_SIGNAL_SELECT(shmem_signal_set, shmem_ctx_signal_set, __VA_ARGS__)
 
-/* Collectives on teams: picked by the pointed-to type of dest, the second argument. */
-#define TANDEM_SELECT_TEAM(TABLE, CASE, ...) \
+/* Collectives on teams (and Tandem's window puts and gets): picked by the pointed-to type
+ * of dest, the second argument. */
+#define TANDEM_SELECT_BY_DEST(TABLE, CASE, ...) \
   _Generic(*(TANDEM_SECOND(__VA_ARGS__)), TABLE(CASE) default: tandem_generic_no_match)(__VA_ARGS__)
 #define TANDEM_C_broadcast(T, N) T: shmem_##N##_broadcast,
 #define TANDEM_C_collect(T, N) T: shmem_##N##_collect,
@@ -339,20 +340,20 @@ inline int shmem_sync(shmem_team_t t) { return shmem_team_sync(t); }
 #define TANDEM_C_prod_reduce(T, N) T: shmem_##N##_prod_reduce,
 #define TANDEM_C_sum_inscan(T, N) T: shmem_##N##_sum_inscan,
 #define TANDEM_C_sum_exscan(T, N) T: shmem_##N##_sum_exscan,
-#define shmem_broadcast(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_broadcast, __VA_ARGS__)
-#define shmem_collect(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_collect, __VA_ARGS__)
-#define shmem_fcollect(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_fcollect, __VA_ARGS__)
-#define shmem_alltoall(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_alltoall, __VA_ARGS__)
-#define shmem_alltoalls(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_alltoalls, __VA_ARGS__)
-#define shmem_and_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_BITWISE_TYPES, TANDEM_C_and_reduce, __VA_ARGS__)
-#define shmem_or_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_BITWISE_TYPES, TANDEM_C_or_reduce, __VA_ARGS__)
-#define shmem_xor_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_BITWISE_TYPES, TANDEM_C_xor_reduce, __VA_ARGS__)
-#define shmem_max_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_MINMAX_TYPES, TANDEM_C_max_reduce, __VA_ARGS__)
-#define shmem_min_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_MINMAX_TYPES, TANDEM_C_min_reduce, __VA_ARGS__)
-#define shmem_sum_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_sum_reduce, __VA_ARGS__)
-#define shmem_prod_reduce(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_prod_reduce, __VA_ARGS__)
-#define shmem_sum_inscan(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_sum_inscan, __VA_ARGS__)
-#define shmem_sum_exscan(...) TANDEM_SELECT_TEAM(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_sum_exscan, __VA_ARGS__)
+#define shmem_broadcast(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_broadcast, __VA_ARGS__)
+#define shmem_collect(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_collect, __VA_ARGS__)
+#define shmem_fcollect(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_fcollect, __VA_ARGS__)
+#define shmem_alltoall(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_alltoall, __VA_ARGS__)
+#define shmem_alltoalls(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_COLL_TYPES, TANDEM_C_alltoalls, __VA_ARGS__)
+#define shmem_and_reduce(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_REDUCE_BITWISE_TYPES, TANDEM_C_and_reduce, __VA_ARGS__)
+#define shmem_or_reduce(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_REDUCE_BITWISE_TYPES, TANDEM_C_or_reduce, __VA_ARGS__)
+#define shmem_xor_reduce(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_REDUCE_BITWISE_TYPES, TANDEM_C_xor_reduce, __VA_ARGS__)
+#define shmem_max_reduce(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_REDUCE_MINMAX_TYPES, TANDEM_C_max_reduce, __VA_ARGS__)
+#define shmem_min_reduce(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_REDUCE_MINMAX_TYPES, TANDEM_C_min_reduce, __VA_ARGS__)
+#define shmem_sum_reduce(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_sum_reduce, __VA_ARGS__)
+#define shmem_prod_reduce(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_prod_reduce, __VA_ARGS__)
+#define shmem_sum_inscan(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_sum_inscan, __VA_ARGS__)
+#define shmem_sum_exscan(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_REDUCE_ARITH_TYPES, TANDEM_C_sum_exscan, __VA_ARGS__)
 
 /* shmem_sync(team), or the deprecated shmem_sync(PE_start, logPE_stride, PE_size, pSync):
  * picked by the number of arguments. */

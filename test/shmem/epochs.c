@@ -1,5 +1,6 @@
 /* Window epochs (shmemx_win_*): fence, post-start-complete-wait and lock-unlock, under every
- * issue strategy (the test is run with TANDEM_EPOCH_STRATEGY=lazy, eager and hybrid).
+ * issue strategy (the test is run with TANDEM_EPOCH_STRATEGY=lazy, eager and hybrid), and the
+ * C11 type-generic shmemx_win_put and shmemx_win_get.
  *
  * Each PE's window object holds one area per origin rank: SMALL longs written one by one
  * (more puts than a hybrid queue holds), BIG longs written by one put (larger than the copy
@@ -196,6 +197,37 @@ static void test_team(struct object *obj) {
   shmem_barrier_all();
 }
 
+/* The type-generic put and get (_Generic on dest) over doubles and ints. */
+static void test_generic(struct object *obj) {
+  static double ds[4], dg[4];
+  static int is[4], ig[4];
+  double *dd = (double *)obj->pub;
+  int *di = (int *)(obj->pub + PUB / 2);
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  for (int i = 0; i < 4; ++i) {
+    ds[i] = me + i + 0.25;
+    is[i] = 10 * me + i;
+  }
+  shmemx_win_t win;
+  CHECK(shmemx_win_create(SHMEM_TEAM_WORLD, obj->pub, sizeof obj->pub, &win) == 0, "a window on pub");
+  shmemx_win_fence(win);
+  shmemx_win_put(win, dd, ds, 4, right);
+  shmemx_win_put(win, di, is, 4, right);
+  shmemx_win_fence(win);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(dd[i] == left + i + 0.25, "generic put of doubles: %g", dd[i]);
+    CHECK(di[i] == 10 * left + i, "generic put of ints: %d", di[i]);
+  }
+  shmemx_win_get(win, dg, dd, 4, right);
+  shmemx_win_get(win, ig, di, 4, right);
+  shmemx_win_fence(win);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(dg[i] == me + i + 0.25, "generic get of doubles: %g", dg[i]);
+    CHECK(ig[i] == 10 * me + i, "generic get of ints: %d", ig[i]);
+  }
+  shmemx_win_free(&win);
+}
+
 /* 32 live windows at most: the 33rd fails on every PE; freed ones are reused. */
 static void test_slots(struct object *obj) {
   shmemx_win_t wins[40];
@@ -234,6 +266,7 @@ int main(void) {
   test_lock(win, obj);
   shmemx_win_free(&win);
   test_team(obj);
+  test_generic(obj);
   test_slots(obj);
   free(big_source);
   shmem_free(obj);

@@ -3,8 +3,9 @@
 // context), shmemx_put_notify and shmemx_get_notify (Tandem's notified access, plain and
 // nbi, with and without a context), the atomics, shmem_wait_until, shmem_test and the set
 // variants, and the collectives on teams (broadcast, collect, fcollect, alltoall(s), the
-// reductions, the scans, shmem_sync(team)), called from templates over several types.  Non-integral values for the floating types catch an
-// overload that converts to the wrong type.
+// reductions, the scans, shmem_sync(team)) and shmemx_win_put and shmemx_win_get (Tandem's
+// window epochs), called from templates over several types.  Non-integral values for the
+// floating types catch an overload that converts to the wrong type.
 #include <shmem.h>
 #include <shmemx.h>
 
@@ -262,6 +263,27 @@ void collectives(const char* name) {
 
 }  // namespace
 
+// A fence epoch of the overloaded window put, then one of the overloaded get.
+template <typename T>
+void window(const char* name) {
+  T* d = static_cast<T*>(shmem_calloc(8, sizeof(T)));
+  T s[8], g[8] = {};
+  for (int i = 0; i < 8; ++i) s[i] = value<T>(me, i);
+  shmemx_win_t win;
+  EXPECT(shmemx_win_create(SHMEM_TEAM_WORLD, d, 8 * sizeof(T), &win) == 0, "%s: shmemx_win_create", name);
+  shmemx_win_fence(win);
+  shmemx_win_put(win, d, s, 8, right_pe);
+  shmemx_win_fence(win);
+  for (int i = 0; i < 8; ++i)
+    EXPECT(d[i] == value<T>(left_pe, i), "%s: shmemx_win_put element %d is %Lg", name, i, static_cast<long double>(d[i]));
+  shmemx_win_get(win, g, d, 8, right_pe);
+  shmemx_win_fence(win);
+  for (int i = 0; i < 8; ++i)
+    EXPECT(g[i] == value<T>(me, i), "%s: shmemx_win_get element %d is %Lg", name, i, static_cast<long double>(g[i]));
+  shmemx_win_free(&win);
+  shmem_free(d);
+}
+
 int main() {
   shmem_init();
   me = shmem_my_pe();
@@ -315,6 +337,8 @@ int main() {
 
 #define COLLECTIVES(T) collectives<T>(#T);
   EACH_TYPE(COLLECTIVES)
+#define WINDOW(T) window<T>(#T);
+  EACH_TYPE(WINDOW)
 
   shmem_barrier_all();
   if (failures) std::fprintf(stderr, "generic_cxx: PE %d: %d check(s) failed\n", me, failures);
