@@ -140,10 +140,6 @@ static void overlap(const struct perf_opts* o, char* dest, const char* source, i
 int main(int argc, char** argv) {
   const long max_ops = perf_take_count(&argc, argv, "-N", 4096,
                                        "  -N MAXOPS: the most puts per epoch of the many-operations series (default 4096)");
-  if (max_ops < 1) {
-    fprintf(stderr, "# epochs: -N must be at least 1\n");
-    return 2;
-  }
   struct perf_opts o = perf_defaults();
   o.min_size = 4 * PERF_KIB;
   o.max_size = PERF_MIB;

@@ -69,10 +69,6 @@ int main(int argc, char** argv) {
   /* -N MAXOPS (or -NMAXOPS) is ours; the rest are the common options. */
   const long max_ops = perf_take_count(&argc, argv, "-N", 16384,
                                        "  -N MAXOPS: the largest number of puts per epoch (default 16384); -m and -M are ignored");
-  if (max_ops < 1) {
-    fprintf(stderr, "# many_ops: -N must be at least 1\n");
-    return 2;
-  }
   struct perf_opts o = perf_defaults();
   perf_parse(argc, argv, &o);
   /* The header's sizes: the bytes of the smallest and the largest epoch. */

@@ -224,7 +224,8 @@ static inline void perf_parse(int argc, char** argv, struct perf_opts* o) {
 }
 
 /* Takes a benchmark's own "FLAG COUNT" (or "FLAGCOUNT") out of argv before perf_parse sees
- * it and returns COUNT, or `fallback` when absent.  -h prints the common usage and `help`. */
+ * it and returns COUNT, or `fallback` when absent; a COUNT below 1 ends the program.  -h
+ * prints the common usage and `help`. */
 static inline long perf_take_count(int* argc, char** argv, const char* flag, long fallback, const char* help) {
   const size_t len = strlen(flag);
   for (int i = 1; i < *argc; ++i) {
@@ -243,6 +244,10 @@ static inline long perf_take_count(int* argc, char** argv, const char* flag, lon
       perf_usage(argv[0]);
       fprintf(stderr, "%s\n", help);
       exit(0);
+    }
+    if (used && fallback < 1) {
+      fprintf(stderr, "# %s must be at least 1\n", flag);
+      exit(2);
     }
     if (used) {
       for (int j = i; j + used < *argc; ++j) argv[j] = argv[j + used];

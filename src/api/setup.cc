@@ -176,7 +176,7 @@ void runtime_init(const char* call, int requested_threads) {
   r.initialized = true;
   r.init_count = 1;
   teams_init(call);
-  epoch::windows_init(call, static_cast<epoch::Strategy>(r.config.epoch_strategy), r.config.epoch_queue);
+  epoch::windows_init(call);
   r.agreement = static_cast<uint64_t*>(heap_allocate(call, 4 * sizeof(uint64_t), 64));
   notify::init(call);
   static bool registered = false;

@@ -96,10 +96,7 @@ bool team_split(const char* call, tandem_team& parent, int count, const std::vec
   // Every PE of the parent offers the slots it has free; the new teams take the lowest
   // slots free on all of them.
   Group group(call, parent);
-  group.offer(~used_slots);
-  group.sync();
-  uint64_t free_everywhere = ~uint64_t{0};
-  for (uint64_t word : group.offers()) free_everywhere &= word;
+  uint64_t free_everywhere = group.free_everywhere(used_slots);
   int slots[2] = {-1, -1};
   bool ok = true;
   for (int t = 0; t < count; ++t) {
@@ -196,6 +193,14 @@ std::vector<uint64_t> Group::offers() const {
   }
   if (network) scheduler().quiet(call_);
   return words;
+}
+
+uint64_t Group::free_everywhere(uint64_t used) {
+  offer(~used);
+  sync();
+  uint64_t free = ~uint64_t{0};
+  for (uint64_t word : offers()) free &= word;
+  return free;
 }
 
 char* Group::bank(size_t bytes_per_rank) {

@@ -82,6 +82,9 @@ class Group {
   // all, in rank order, until the next sync.
   void offer(uint64_t word);
   std::vector<uint64_t> offers() const;
+  // Collective: the slots (bits) that no PE of the group has in `used`, after a sync.  The
+  // exchange word is read until the caller's next sync.
+  uint64_t free_everywhere(uint64_t used);
   // Small collectives on a team push their data instead of pulling it: each PE writes its
   // part into its own place (rank * bytes_per_rank) of every PE's bank, and one sync later
   // every PE finds all parts in its own memory.  The banks alternate between two per slot:

@@ -31,8 +31,9 @@ struct Header {
 char* area = nullptr;  // kSlots slots, symmetric
 size_t slot_bytes = 0;
 uint64_t used_slots = 0;
-Strategy strategy = Strategy::Eager;
-size_t queue_limit = 32;
+
+using Strategy = Config::EpochStrategy;
+Strategy strategy() { return rt().config.epoch_strategy; }
 
 Header* header(int slot) { return reinterpret_cast<Header*>(area + static_cast<size_t>(slot) * slot_bytes); }
 uint64_t* posts(int slot) { return reinterpret_cast<uint64_t*>(header(slot) + 1); }
@@ -55,15 +56,13 @@ uint64_t atomic(const char* call, const uint64_t* word, int pe, shm::AmoOp op, u
 
 }  // namespace
 
-void windows_init(const char* call, Strategy s, size_t limit) {
+void windows_init(const char* call) {
   const size_t n = static_cast<size_t>(rt().n_pes);
   slot_bytes = (sizeof(Header) + n * sizeof(uint64_t) + 63) & ~size_t{63};
   // The heap is fresh (zero-filled) at init: every slot starts at 0 on every PE.
   area = static_cast<char*>(heap_allocate(call, kSlots * slot_bytes, 64));
   if (area == nullptr) fatal(call, "no room for the windows' counters in the symmetric heap");
   used_slots = 0;
-  strategy = s;
-  queue_limit = limit;
 }
 
 }  // namespace tandem::epoch
@@ -77,10 +76,7 @@ tandem_win::tandem_win(tandem_team& team, int slot, char* base, size_t size)
 tandem_win* tandem_win::create(const char* call, tandem_team& team, void* base, size_t size) {
   // The lowest slot free on every PE of the team, as a team split picks its slot.
   Group group(call, team);
-  group.offer(~used_slots);
-  group.sync();
-  uint64_t free_everywhere = (uint64_t{1} << kSlots) - 1;
-  for (uint64_t word : group.offers()) free_everywhere &= word;
+  const uint64_t free_everywhere = group.free_everywhere(used_slots) & ((uint64_t{1} << kSlots) - 1);
   group.sync();  // every PE has read the offers: the exchange word may serve again
   if (free_everywhere == 0) return nullptr;
   const int slot = __builtin_ctzll(free_everywhere);
@@ -104,13 +100,14 @@ void tandem_win::free(const char* call) {
   delete this;
 }
 
-int tandem_win::check_rank(const char* call, int rank) const {
+void tandem_win::check_rank(const char* call, int rank) const {
   if (rank < 0 || rank >= team_->size())
     fatal(call, "pe = %d is out of range: expected a rank 0 <= pe < %d of the window's team", rank, team_->size());
-  return rank;
 }
 
-tandem_win::Epoch tandem_win::epoch_of(const char* /*call*/, int rank) const {
+bool tandem_win::fence_open() const { return fenced_ && strategy() == Strategy::Eager; }
+
+tandem_win::Epoch tandem_win::epoch_of(int rank) const {
   const Target& t = targets_[static_cast<size_t>(rank)];
   if (t.lock != LockType::None) return Epoch::Lock;
   if (access_ && t.in_access) return Epoch::Access;
@@ -132,7 +129,7 @@ void tandem_win::transfer(const char* call, Op::Kind kind, void* local, const vo
 }
 
 void tandem_win::submit(const char* call, const Op& op, int rank) {
-  const Epoch kind = epoch_of(call, rank);
+  const Epoch kind = epoch_of(rank);
   if (kind == Epoch::None)
     fatal(call, "no epoch is open towards pe = %d: open one with shmemx_win_fence, shmemx_win_start or shmemx_win_lock",
           rank);
@@ -142,7 +139,7 @@ void tandem_win::submit(const char* call, const Op& op, int rank) {
   t.has_get |= op.kind == Op::Kind::Get;
   if (t.open) return issue(call, op, rank);
   t.queued.push_back(op);
-  if (epoch::strategy == Strategy::Hybrid && t.queued.size() >= queue_limit) open(call, rank, kind);
+  if (strategy() == Strategy::Hybrid && t.queued.size() >= rt().config.epoch_queue) open(call, rank, kind);
 }
 
 void tandem_win::issue(const char* call, const Op& op, int rank) {
@@ -150,7 +147,7 @@ void tandem_win::issue(const char* call, const Op& op, int rank) {
   // A fence completes everything with one quiet and a barrier: no update to carry.  Over a
   // network that does not keep writes in order, a put carrying an update would wait for
   // its own completion before sending it: no better than the update alone.
-  if (epoch::strategy == Strategy::Eager || op.kind != Op::Kind::Put || epoch_of(call, rank) == Epoch::Fence ||
+  if (strategy() == Strategy::Eager || op.kind != Op::Kind::Put || epoch_of(rank) == Epoch::Fence ||
       !scheduler().signal_rides(op.remote))
     return scheduler().submit_nbi(call, op);
   if (t.has_kept) scheduler().submit_nbi(call, t.kept);
@@ -169,19 +166,21 @@ void tandem_win::open(const char* call, int rank, Epoch kind) {
     acquire(call, rank);
   }
   t.open = true;
-  // The queue keeps its capacity from epoch to epoch: a long one is not allocated anew.
+  flush(call, rank);
+}
+
+void tandem_win::flush(const char* call, int rank) {
+  Target& t = targets_[static_cast<size_t>(rank)];
   for (const Op& op : t.queued) issue(call, op, rank);
-  t.queued.clear();
+  t.queued.clear();  // keeps its capacity: a long queue is not allocated anew each epoch
 }
 
 template <typename Word, typename Value>
 void tandem_win::close(const char* call, const std::vector<int>& ranks, Word signal_word, Value signal_value) {
   bool gets = false;
   for (int rank : ranks) {
-    Target& t = targets_[static_cast<size_t>(rank)];
-    for (const Op& op : t.queued) issue(call, op, rank);
-    t.queued.clear();
-    gets |= t.has_get;
+    flush(call, rank);
+    gets |= targets_[static_cast<size_t>(rank)].has_get;
   }
   // A signal tells the target that its object holds this epoch's data and is no longer
   // read: the puts before the last one to each target land first (a fence orders them),
@@ -203,18 +202,17 @@ void tandem_win::fence(const char* call) {
   if (access_) fatal(call, "an access epoch is open: call shmemx_win_complete first");
   // The epoch's operations, issued now where they waited, are complete on every PE before
   // any PE leaves the barrier: the next epoch may write anywhere at once.
-  for (size_t r = 0; r < targets_.size(); ++r) {
-    Target& t = targets_[r];
-    if (epoch_of(call, static_cast<int>(r)) != Epoch::Fence) continue;
-    for (const Op& op : t.queued) scheduler().submit_nbi(call, op);
-    t.queued.clear();
-    t.touched = t.has_get = false;
+  const int n = team_->size();
+  for (int r = 0; r < n; ++r) {
+    if (epoch_of(r) != Epoch::Fence) continue;
+    flush(call, r);
+    targets_[static_cast<size_t>(r)].touched = targets_[static_cast<size_t>(r)].has_get = false;
   }
   scheduler().quiet(call);
   team_sync(call, *team_);
   fenced_ = true;
-  for (size_t r = 0; r < targets_.size(); ++r)
-    if (epoch_of(call, static_cast<int>(r)) == Epoch::Fence) targets_[r].open = epoch::strategy == Strategy::Eager;
+  for (int r = 0; r < n; ++r)
+    if (epoch_of(r) == Epoch::Fence) targets_[static_cast<size_t>(r)].open = fence_open();
 }
 
 namespace {
@@ -264,7 +262,7 @@ void tandem_win::start(const char* call, const int* ranks, int count) {
   }
   access_ = true;
   access_group_ = group;
-  if (epoch::strategy == Strategy::Eager)
+  if (strategy() == Strategy::Eager)
     for (int rank : group) open(call, rank, Epoch::Access);
 }
 
@@ -278,7 +276,7 @@ void tandem_win::complete(const char* call) {
   for (int rank : access_group_) {
     Target& t = targets_[static_cast<size_t>(rank)];
     t.in_access = false;
-    t.open = fenced_ && epoch::strategy == Strategy::Eager;
+    t.open = fence_open();
   }
   access_ = false;
   access_group_.clear();
@@ -306,7 +304,7 @@ void tandem_win::lock(const char* call, LockType type, int rank) {
   t.lock = type;
   t.open = false;
   ++locks_;
-  if (epoch::strategy == Strategy::Eager) open(call, rank, Epoch::Lock);
+  if (strategy() == Strategy::Eager) open(call, rank, Epoch::Lock);
 }
 
 void tandem_win::unlock(const char* call, int rank) {
@@ -318,7 +316,7 @@ void tandem_win::unlock(const char* call, int rank) {
   const uint64_t release = t.lock == LockType::Exclusive ? uint64_t{0} - kWriter : ~uint64_t{0};
   close(call, {rank}, [&](int) { return &header(slot_)->lock; }, [&](int) { return release; });
   t.lock = LockType::None;
-  t.open = fenced_ && epoch::strategy == Strategy::Eager && !(access_ && t.in_access);
+  t.open = fence_open();  // lock() refused a rank of the access group
   --locks_;
 }
 

@@ -37,16 +37,14 @@
 
 namespace tandem::epoch {
 
-enum class Strategy { Lazy, Eager, Hybrid };
 enum class LockType { None = 0, Exclusive = 1, Shared = 2 };  // SHMEMX_WIN_LOCK_*
 
 // Collective over all PEs, during shmem_init: takes the window area from the heap.
-void windows_init(const char* call, Strategy strategy, size_t queue_limit);
+void windows_init(const char* call);
 
 }  // namespace tandem::epoch
 
 struct tandem_win {
-  using Strategy = tandem::epoch::Strategy;
   using LockType = tandem::epoch::LockType;
 
   // Collective over `team`: a window on [base, base + size), or nullptr (every PE of the
@@ -85,8 +83,11 @@ struct tandem_win {
   };
 
   tandem_win(tandem_team& team, int slot, char* base, size_t size);
-  Epoch epoch_of(const char* call, int rank) const;
-  int check_rank(const char* call, int rank) const;
+  Epoch epoch_of(int rank) const;
+  void check_rank(const char* call, int rank) const;
+  // Whether a target goes back to an open fence epoch when its access or lock epoch ends:
+  // with eager issue, every target of a fence epoch is open.
+  bool fence_open() const;
   void submit(const char* call, const tandem::Op& op, int rank);
   // Issues `op` now: a put becomes the kept one (the earlier kept put is issued) unless the
   // strategy is eager.
@@ -94,6 +95,8 @@ struct tandem_win {
   // Makes `rank` ready for this epoch's operations (waits for its fence, its post, or its
   // lock), then issues what waits for it.
   void open(const char* call, int rank, Epoch kind);
+  // Issues what is queued for `rank`.
+  void flush(const char* call, int rank);
   // Closes the epoch towards `ranks`: issues what waits, completes it, then adds
   // signal_value(rank) to each rank's word at signal_word(rank), on the last put to it when
   // there is one.
