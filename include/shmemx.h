@@ -5,8 +5,8 @@
  * requests, so producer-consumer code needs no flag and no extra round trip.
  *
  * MPI-style epochs (man 7 tandem_epochs): windows on a symmetric object and a team, whose
- * puts and gets happen in fence, post-start-complete-wait and lock-unlock epochs, issued
- * lazily, eagerly or both (TANDEM_EPOCH_STRATEGY). */
+ * puts, gets and accumulates happen in fence, post-start-complete-wait and lock-unlock
+ * epochs, issued lazily, eagerly or both (TANDEM_EPOCH_STRATEGY). */
 #ifndef TANDEM_SHMEMX_H
 #define TANDEM_SHMEMX_H
 
@@ -32,6 +32,12 @@ typedef struct tandem_win *shmemx_win_t; /* opaque */
 #define SHMEMX_WIN_INVALID ((shmemx_win_t)0)
 #define SHMEMX_WIN_LOCK_EXCLUSIVE 1
 #define SHMEMX_WIN_LOCK_SHARED 2
+/* The operations of shmemx_win_<T>_accumulate: dest[i] = dest[i] OP source[i]. */
+#define SHMEMX_WIN_REPLACE 0 /* dest[i] = source[i]; every type */
+#define SHMEMX_WIN_SUM 1     /* integer types */
+#define SHMEMX_WIN_BAND 2    /* integer types */
+#define SHMEMX_WIN_BOR 3     /* integer types */
+#define SHMEMX_WIN_BXOR 4    /* integer types */
 
 typedef struct {
   int source; /* the PE of the last notification counted */
@@ -92,6 +98,11 @@ TANDEM_RMA_TYPES(TANDEM_DECLARE_WIN_RMA)
 TANDEM_RMA_SIZES(TANDEM_DECLARE_WIN_RMA_SIZED)
 TANDEM_DECLARE_WIN_RMA_SIZED(mem, char)
 #undef TANDEM_DECLARE_WIN_RMA_SIZED
+/* Accumulates: each element updated atomically, for the extended AMO types. */
+#define TANDEM_DECLARE_WIN_ACCUMULATE(T, N) \
+  void shmemx_win_##N##_accumulate(shmemx_win_t win, T *dest, const T *source, size_t nelems, int op, int pe);
+TANDEM_AMO_EXTENDED_TYPES(TANDEM_DECLARE_WIN_ACCUMULATE)
+#undef TANDEM_DECLARE_WIN_ACCUMULATE
 void shmemx_win_fence(shmemx_win_t win);
 void shmemx_win_post(shmemx_win_t win, const int *pes, int npes);
 void shmemx_win_start(shmemx_win_t win, const int *pes, int npes);
@@ -106,13 +117,17 @@ void shmemx_win_unlock(shmemx_win_t win, int pe);
 #endif
 
 /* The type-generic forms: shmemx_put_notify, shmemx_get_notify and their _nbi twins, with
- * or without a context first; shmemx_win_put and shmemx_win_get. */
+ * or without a context first; shmemx_win_put, shmemx_win_get and shmemx_win_accumulate. */
 #if defined(__cplusplus)
 #define TANDEM_OVERLOAD_WIN_RMA(T, N) \
   inline void shmemx_win_put(shmemx_win_t w, T *d, const T *s, size_t n, int pe) { shmemx_win_##N##_put(w, d, s, n, pe); } \
   inline void shmemx_win_get(shmemx_win_t w, T *d, const T *s, size_t n, int pe) { shmemx_win_##N##_get(w, d, s, n, pe); }
 TANDEM_GENERIC_RMA_TYPES(TANDEM_OVERLOAD_WIN_RMA)
 #undef TANDEM_OVERLOAD_WIN_RMA
+#define TANDEM_OVERLOAD_WIN_ACCUMULATE(T, N) \
+  inline void shmemx_win_accumulate(shmemx_win_t w, T *d, const T *s, size_t n, int op, int pe) { shmemx_win_##N##_accumulate(w, d, s, n, op, pe); }
+TANDEM_GENERIC_AMO_EXTENDED_TYPES(TANDEM_OVERLOAD_WIN_ACCUMULATE)
+#undef TANDEM_OVERLOAD_WIN_ACCUMULATE
 #define TANDEM_OVERLOAD_NOTIFY(T, N) \
   inline void shmemx_put_notify(T *d, const T *s, size_t n, int pe, int tag) { shmemx_##N##_put_notify(d, s, n, pe, tag); } \
   inline void shmemx_put_notify(shmem_ctx_t c, T *d, const T *s, size_t n, int pe, int tag) { shmemx_ctx_##N##_put_notify(c, d, s, n, pe, tag); } \
@@ -137,6 +152,8 @@ TANDEM_GENERIC_RMA_TYPES(TANDEM_OVERLOAD_NOTIFY)
 #define TANDEM_C_win_get(T, N) T: shmemx_win_##N##_get,
 #define shmemx_win_put(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_win_put, __VA_ARGS__)
 #define shmemx_win_get(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_win_get, __VA_ARGS__)
+#define TANDEM_C_win_accumulate(T, N) T: shmemx_win_##N##_accumulate,
+#define shmemx_win_accumulate(...) TANDEM_SELECT_BY_DEST(TANDEM_GENERIC_AMO_EXTENDED_TYPES, TANDEM_C_win_accumulate, __VA_ARGS__)
 #define shmemx_put_notify(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_put_notify, TANDEM_C_ctx_put_notify, __VA_ARGS__)
 #define shmemx_put_notify_nbi(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_put_notify_nbi, TANDEM_C_ctx_put_notify_nbi, __VA_ARGS__)
 #define shmemx_get_notify(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_get_notify, TANDEM_C_ctx_get_notify, __VA_ARGS__)

@@ -1,8 +1,11 @@
 // MPI-style epochs (shmemx_win_*, man 7 tandem_epochs): argument checks, then the window.
-// The typed put and get are one-line calls expanded from the RMA type table.
+// The typed put, get and accumulate are one-line calls expanded from the type tables.
+#include <type_traits>
+
 #include "api/api.h"
 #include "epoch/window.h"
 #include "mem/target.h"
+#include "nbi/scheduler.h"
 
 using namespace tandem;
 
@@ -22,6 +25,33 @@ void put(const char* call, shmemx_win_t win, T* dest, const T* source, size_t ne
 template <typename T>
 void get(const char* call, shmemx_win_t win, T* dest, const T* source, size_t nelems, int pe) {
   win_of(call, win).transfer(call, Op::Kind::Get, dest, source, nelems * sizeof(T), pe);
+}
+
+template <typename T>
+void apply_accumulate(const char* call, const Target& remote, shm::AmoOp op, const void* source, size_t nelems) {
+  scheduler().atomic_array<T>(call, remote, op, static_cast<const T*>(source), nelems);
+}
+
+// The atomic that an accumulate's `op` applies to each element, as OpenSHMEM's AMOs offer
+// them: every operation on integers, REPLACE (set) on floating-point types.
+template <typename T>
+shm::AmoOp accumulate_op(const char* call, int op) {
+  switch (op) {
+    case SHMEMX_WIN_REPLACE: return shm::AmoOp::Set;
+    case SHMEMX_WIN_SUM: if (std::is_integral_v<T>) return shm::AmoOp::Add; break;
+    case SHMEMX_WIN_BAND: if (std::is_integral_v<T>) return shm::AmoOp::And; break;
+    case SHMEMX_WIN_BOR: if (std::is_integral_v<T>) return shm::AmoOp::Or; break;
+    case SHMEMX_WIN_BXOR: if (std::is_integral_v<T>) return shm::AmoOp::Xor; break;
+    default:
+      fatal(call, "op = %d is not an accumulate operation: expected SHMEMX_WIN_REPLACE, _SUM, _BAND, _BOR or _BXOR", op);
+  }
+  fatal(call, "op = %d: a floating-point window element takes SHMEMX_WIN_REPLACE only", op);
+}
+
+template <typename T>
+void accumulate(const char* call, shmemx_win_t win, T* dest, const T* source, size_t nelems, int op, int pe) {
+  tandem_win& w = win_of(call, win);
+  w.accumulate(call, apply_accumulate<T>, accumulate_op<T>(call, op), dest, source, nelems, sizeof(T), pe);
 }
 
 }  // namespace
@@ -52,6 +82,11 @@ TANDEM_RMA_TYPES(TANDEM_DEFINE_WIN_RMA)
   TANDEM_APIX(void, win_get##BITS, TANDEM_WIN_PARAMS(void)) { get(TANDEM_CALL, w, static_cast<E*>(d), static_cast<const E*>(s), n, pe); }
 TANDEM_RMA_SIZES(TANDEM_DEFINE_WIN_RMA_SIZED)
 TANDEM_DEFINE_WIN_RMA_SIZED(mem, char)
+#define TANDEM_DEFINE_WIN_ACCUMULATE(T, N)                                                   \
+  TANDEM_APIX(void, win_##N##_accumulate, (shmemx_win_t w, T * d, const T* s, size_t n, int op, int pe)) { \
+    accumulate(TANDEM_CALL, w, d, s, n, op, pe);                                             \
+  }
+TANDEM_AMO_EXTENDED_TYPES(TANDEM_DEFINE_WIN_ACCUMULATE)
 
 TANDEM_APIX(void, win_fence, (shmemx_win_t win)) { win_of(TANDEM_CALL, win).fence(TANDEM_CALL); }
 

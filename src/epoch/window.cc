@@ -115,34 +115,51 @@ tandem_win::Epoch tandem_win::epoch_of(int rank) const {
   return Epoch::None;
 }
 
-void tandem_win::transfer(const char* call, Op::Kind kind, void* local, const void* remote, size_t bytes, int rank) {
-  const bool put = kind == Op::Kind::Put;
-  const char* remote_name = put ? "dest" : "source";
-  check_rank(call, rank);
-  check_buffer(call, put ? "source" : "dest", local, bytes);
+tandem::Target tandem_win::in_window(const char* call, const char* what, const void* remote, size_t bytes,
+                                     int rank) const {
   const auto* at = static_cast<const char*>(remote);
   if (at < base_ || at > base_ + size_ || bytes > static_cast<size_t>(base_ + size_ - at))
-    fatal(call, "%s = %p (%zu bytes) is not inside the window [%p, +%zu)", remote_name, remote, bytes,
+    fatal(call, "%s = %p (%zu bytes) is not inside the window [%p, +%zu)", what, remote, bytes,
           static_cast<void*>(base_), size_);
-  const tandem::Target object = locate(call, remote_name, remote, bytes, team_->pes[static_cast<size_t>(rank)]);
-  submit(call, Op{kind, object, local, bytes}, rank);
+  return locate(call, what, remote, bytes, team_->pes[static_cast<size_t>(rank)]);
 }
 
-void tandem_win::submit(const char* call, const Op& op, int rank) {
+void tandem_win::transfer(const char* call, Op::Kind kind, void* local, const void* remote, size_t bytes, int rank) {
+  const bool put = kind == Op::Kind::Put;
+  check_rank(call, rank);
+  check_buffer(call, put ? "source" : "dest", local, bytes);
+  submit(call, Pending{Op{kind, in_window(call, put ? "dest" : "source", remote, bytes, rank), local, bytes}}, rank);
+}
+
+void tandem_win::accumulate(const char* call, AccumulateFn apply, shm::AmoOp op, void* dest, const void* source,
+                            size_t nelems, size_t element_bytes, int rank) {
+  check_rank(call, rank);
+  if (nelems > SIZE_MAX / element_bytes) fatal(call, "nelems = %zu is larger than any object", nelems);
+  const size_t bytes = nelems * element_bytes;
+  check_buffer(call, "source", source, bytes);
+  if (reinterpret_cast<uintptr_t>(dest) % element_bytes != 0)
+    fatal(call, "dest = %p is not aligned to its %zu-byte elements", dest, element_bytes);
+  const tandem::Target object = in_window(call, "dest", dest, bytes, rank);
+  submit(call, Pending{Op{Op::Kind::Put, object, const_cast<void*>(source), bytes}, apply, op, nelems}, rank);
+}
+
+void tandem_win::submit(const char* call, const Pending& pending, int rank) {
   const Epoch kind = epoch_of(rank);
   if (kind == Epoch::None)
     fatal(call, "no epoch is open towards pe = %d: open one with shmemx_win_fence, shmemx_win_start or shmemx_win_lock",
           rank);
-  if (op.bytes == 0) return;
+  if (pending.op.bytes == 0) return;
   Target& t = targets_[static_cast<size_t>(rank)];
   t.touched = true;
-  t.has_get |= op.kind == Op::Kind::Get;
-  if (t.open) return issue(call, op, rank);
-  t.queued.push_back(op);
+  t.quiet_first |= pending.apply != nullptr || pending.op.kind == Op::Kind::Get;
+  if (t.open) return issue(call, pending, rank);
+  t.queued.push_back(pending);
   if (strategy() == Strategy::Hybrid && t.queued.size() >= rt().config.epoch_queue) open(call, rank, kind);
 }
 
-void tandem_win::issue(const char* call, const Op& op, int rank) {
+void tandem_win::issue(const char* call, const Pending& pending, int rank) {
+  const Op& op = pending.op;
+  if (pending.apply) return pending.apply(call, op.remote, pending.amo, op.local, pending.nelems);
   Target& t = targets_[static_cast<size_t>(rank)];
   // A fence completes everything with one quiet and a barrier: no update to carry.  Over a
   // network that does not keep writes in order, a put carrying an update would wait for
@@ -171,28 +188,28 @@ void tandem_win::open(const char* call, int rank, Epoch kind) {
 
 void tandem_win::flush(const char* call, int rank) {
   Target& t = targets_[static_cast<size_t>(rank)];
-  for (const Op& op : t.queued) issue(call, op, rank);
+  for (const Pending& pending : t.queued) issue(call, pending, rank);
   t.queued.clear();  // keeps its capacity: a long queue is not allocated anew each epoch
 }
 
 template <typename Word, typename Value>
 void tandem_win::close(const char* call, const std::vector<int>& ranks, Word signal_word, Value signal_value) {
-  bool gets = false;
+  bool quiet = false;
   for (int rank : ranks) {
     flush(call, rank);
-    gets |= targets_[static_cast<size_t>(rank)].has_get;
+    quiet |= targets_[static_cast<size_t>(rank)].quiet_first;
   }
   // A signal tells the target that its object holds this epoch's data and is no longer
   // read: the puts before the last one to each target land first (a fence orders them),
-  // and the gets must be complete.
-  if (gets) scheduler().quiet(call);
+  // and the gets and accumulates (atomics, which a fence need not order) must be complete.
+  if (quiet) scheduler().quiet(call);
   else scheduler().fence(call);
   for (int rank : ranks) {
     Target& t = targets_[static_cast<size_t>(rank)];
     const tandem::Target word = word_on(call, signal_word(rank), team_->pes[static_cast<size_t>(rank)]);
     if (t.has_kept) scheduler().put_signal(call, t.kept, word, signal_value(rank), true, true);
     else scheduler().atomic<uint64_t>(call, word, shm::AmoOp::Add, signal_value(rank), 0, false);
-    t.has_kept = t.touched = t.has_get = t.open = false;
+    t.has_kept = t.touched = t.quiet_first = t.open = false;
   }
   // The sources of the puts may be reused, and the signals have landed.
   scheduler().quiet(call);
@@ -206,7 +223,7 @@ void tandem_win::fence(const char* call) {
   for (int r = 0; r < n; ++r) {
     if (epoch_of(r) != Epoch::Fence) continue;
     flush(call, r);
-    targets_[static_cast<size_t>(r)].touched = targets_[static_cast<size_t>(r)].has_get = false;
+    targets_[static_cast<size_t>(r)].touched = targets_[static_cast<size_t>(r)].quiet_first = false;
   }
   scheduler().quiet(call);
   team_sync(call, *team_);

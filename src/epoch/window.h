@@ -1,9 +1,10 @@
 // MPI-style epochs over symmetric memory (shmemx_win_*, man 7 tandem_epochs).
 //
-// A window is a symmetric object and a team.  Its puts and gets happen inside epochs: fence
-// epochs (collective over the team), access epochs towards the targets named by
-// shmemx_win_start, each opened by the target's shmemx_win_post, and lock epochs towards one
-// target.  A fence completes the epoch's operations and then waits at a barrier of the team.
+// A window is a symmetric object and a team.  Its puts, gets and accumulates (each element
+// updated atomically, as by an AMO of its type, so concurrent accumulates to one element
+// all count) happen inside epochs: fence epochs (collective over the team), access epochs
+// towards the targets named by shmemx_win_start, each opened by the target's
+// shmemx_win_post, and lock epochs towards one target.  A fence completes the epoch's operations and then waits at a barrier of the team.
 // Closing an access or lock epoch completes its operations, then updates a word on each
 // target: its count of completed access epochs (shmemx_win_wait waits for it) or its lock.
 //
@@ -34,10 +35,16 @@
 
 #include "coll/team.h"
 #include "nbi/op.h"
+#include "transport/shm.h"
 
 namespace tandem::epoch {
 
 enum class LockType { None = 0, Exclusive = 1, Shared = 2 };  // SHMEMX_WIN_LOCK_*
+
+// Applies an accumulate: `op` with source[i] on element i of the array at `remote`, for
+// `nelems` elements of one type.
+using AccumulateFn = void (*)(const char* call, const tandem::Target& remote, tandem::shm::AmoOp op,
+                              const void* source, size_t nelems);
 
 // Collective over all PEs, during shmem_init: takes the window area from the heap.
 void windows_init(const char* call);
@@ -56,6 +63,10 @@ struct tandem_win {
   // A put (from `local` to `remote`) or get (the other way) with the window's object on team
   // rank `rank`.
   void transfer(const char* call, tandem::Op::Kind kind, void* local, const void* remote, size_t bytes, int rank);
+  // An accumulate of `nelems` elements of `element_bytes` each from `source` into `dest` on
+  // team rank `rank`, carried out by `apply`.
+  void accumulate(const char* call, tandem::epoch::AccumulateFn apply, tandem::shm::AmoOp op, void* dest,
+                  const void* source, size_t nelems, size_t element_bytes, int rank);
 
   void fence(const char* call);
   void post(const char* call, const int* ranks, int count);
@@ -70,12 +81,20 @@ struct tandem_win {
  private:
   // How an operation to one target travels in the current epoch.
   enum class Epoch { None, Fence, Access, Lock };
+  // An operation waiting for its target: a put or get for the scheduler, or an accumulate
+  // (`apply` set; op.local is the source and op.bytes its size).
+  struct Pending {
+    tandem::Op op;
+    tandem::epoch::AccumulateFn apply = nullptr;
+    tandem::shm::AmoOp amo = tandem::shm::AmoOp::Set;
+    size_t nelems = 0;
+  };
   struct Target {
-    std::vector<tandem::Op> queued;  // not issued yet
-    tandem::Op kept{};               // issued last: the signal rides on it (lazy, hybrid)
+    std::vector<Pending> queued;  // not issued yet
+    tandem::Op kept{};            // issued last: the signal rides on it (lazy, hybrid)
     bool has_kept = false;
     bool touched = false;  // an operation went (or goes) to it in this epoch
-    bool has_get = false;
+    bool quiet_first = false;  // a get or an accumulate went to it: its close quiets first
     bool open = false;     // issue at once: the target is ready for this epoch's operations
     bool in_access = false;          // in the group of the current shmemx_win_start
     uint64_t accesses = 0;           // access epochs towards it so far (matches its posts)
@@ -88,10 +107,12 @@ struct tandem_win {
   // Whether a target goes back to an open fence epoch when its access or lock epoch ends:
   // with eager issue, every target of a fence epoch is open.
   bool fence_open() const;
-  void submit(const char* call, const tandem::Op& op, int rank);
-  // Issues `op` now: a put becomes the kept one (the earlier kept put is issued) unless the
-  // strategy is eager.
-  void issue(const char* call, const tandem::Op& op, int rank);
+  // Checks that [remote, remote + bytes) lies in the window, and says where it is on `rank`.
+  tandem::Target in_window(const char* call, const char* what, const void* remote, size_t bytes, int rank) const;
+  void submit(const char* call, const Pending& pending, int rank);
+  // Issues `pending` now: a put becomes the kept one (the earlier kept put is issued) unless
+  // the strategy is eager.
+  void issue(const char* call, const Pending& pending, int rank);
   // Makes `rank` ready for this epoch's operations (waits for its fence, its post, or its
   // lock), then issues what waits for it.
   void open(const char* call, int rank, Epoch kind);

@@ -292,4 +292,10 @@ void Scheduler::network_atomic(const char* call, const Target& remote, shm::AmoO
                    op == shm::AmoOp::CompareSwap ? compare : nullptr, result);
 }
 
+void Scheduler::network_atomic_array(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,
+                                     const void* operands, size_t count) {
+  note_network();
+  network_->atomic_array(call, remote.pe, remote.segment, remote.offset, network_op(op), type, operands, count);
+}
+
 }  // namespace tandem

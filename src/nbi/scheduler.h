@@ -111,6 +111,11 @@ class Scheduler {
   // An atomic at `remote`, returning the old value when `fetch` (else T()).
   template <typename T>
   T atomic(const char* call, const Target& remote, shm::AmoOp op, T operand, T compare, bool fetch);
+  // Applies `op` with operands[i] to element i of the array at `remote`, each element
+  // atomically and nothing fetched (a window's accumulate); complete at the next quiet,
+  // until which `operands` must not change.
+  template <typename T>
+  void atomic_array(const char* call, const Target& remote, shm::AmoOp op, const T* operands, size_t count);
 
  private:
   template <typename T>
@@ -122,6 +127,8 @@ class Scheduler {
   }
   void network_atomic(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,
                       const void* operand, const void* compare, void* result);
+  void network_atomic_array(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,
+                            const void* operands, size_t count);
   // Whether an nbi `op` is held: a copy to a node peer (or this PE) of defer_threshold_
   // bytes or more; with auto, only while the network is in use.
   bool holds(const Op& op) const {
@@ -194,6 +201,18 @@ T Scheduler::atomic(const char* call, const Target& remote, shm::AmoOp op, T ope
   T result{};
   network_atomic(call, remote, op, type, &operand, &compare, fetch || op == shm::AmoOp::Fetch ? &result : nullptr);
   return result;
+}
+
+template <typename T>
+void Scheduler::atomic_array(const char* call, const Target& remote, shm::AmoOp op, const T* operands, size_t count) {
+  constexpr ofi::AtomicType type = atomic_type<T>();
+  if (remote.mapped && cpu_atomics_[static_cast<int>(type)]) {
+    if (network_) network_->poll(call);  // as in atomic()
+    T* words = reinterpret_cast<T*>(remote.mapped);
+    for (size_t i = 0; i < count; ++i) shm::amo(op, words + i, operands[i]);
+    return;
+  }
+  network_atomic_array(call, remote, op, type, operands, count);
 }
 
 }  // namespace tandem

@@ -178,9 +178,12 @@ void Transport::open(const char* call, const std::string& provider, char* const 
         all = fi_compare_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
       else if (op == AtomicOp::Read || op == AtomicOp::Swap)
         all = fi_fetch_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
-      else
+      else {
+        size_t fetch_count = 0;
         all = fi_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0 &&
-              fi_fetch_atomicvalid(ep_, kTypes[t], kOps[o], &count) == 0 && count > 0;
+              fi_fetch_atomicvalid(ep_, kTypes[t], kOps[o], &fetch_count) == 0 && fetch_count > 0;
+        array_most_[t][o] = all ? count : 0;
+      }
     }
     native_[t] = all;
   }
@@ -361,6 +364,32 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
     return fi_inject_atomic(ep_, buffer, 1, peer, address, key, ftype, fop);
   });
   if (result) wait_reads(call);
+}
+
+void Transport::atomic_array(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
+                             const void* operands, size_t count) {
+  const size_t size = type == AtomicType::Int32 || type == AtomicType::UInt32 || type == AtomicType::Float ? 4 : 8;
+  const auto* bytes = static_cast<const char*>(operands);
+  const size_t most = native_[static_cast<int>(type)] ? array_most_[static_cast<int>(type)][static_cast<int>(op)] : 0;
+  if (most <= 1) {
+    for (size_t i = 0; i < count; ++i) atomic(call, pe, segment, offset + i * size, op, type, bytes + i * size, nullptr, nullptr);
+    return;
+  }
+  flush(call);
+  mark_written(pe);
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
+  const uint64_t address = remote_address(pe, segment, offset);
+  Backoff backoff(nullptr);
+  for (size_t done = 0; done < count;) {
+    const size_t chunk = count - done < most ? count - done : most;
+    writes_issued_.fetch_add(1, std::memory_order_acq_rel);
+    post(call, "an atomic on", pe, backoff, [&] {
+      return fi_atomic(ep_, bytes + done * size, chunk, nullptr, peer, address + done * size, key,
+                       kTypes[static_cast<int>(type)], kOps[static_cast<int>(op)], nullptr);
+    });
+    done += chunk;
+  }
 }
 
 void Transport::mark_written(int pe) {

@@ -120,6 +120,12 @@ class Transport {
   // complete after quiet(), and ordered by order_writes().
   void atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
               const void* operand, const void* compare, void* result);
+  // A non-fetching `op` with operands[i] on element i of the `count` elements of `type` at
+  // (pe, segment, offset), each element atomic: as few messages as the provider's atomics
+  // on arrays allow (one per element on the software path).  `operands` must stay
+  // unchanged until quiet(); the operation is complete after quiet().
+  void atomic_array(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
+                    const void* operands, size_t count);
 
   // A put of `bytes` to (pe, segment, offset), then an update of the 64-bit signal at
   // (pe, signal_segment, signal_offset): set to `value`, or `add` it.  The signal never
@@ -341,6 +347,9 @@ class Transport {
   // Per type: the provider has every operation the API needs on it (and was not told to
   // leave atomics to software).
   bool native_[static_cast<int>(AtomicType::Count)] = {};
+  // Per type and non-fetching operation on a native type: the most elements one provider
+  // atomic takes.
+  size_t array_most_[static_cast<int>(AtomicType::Count)][static_cast<int>(AtomicOp::Count)] = {};
   int my_pe_ = -1;
   std::vector<Message> inbox_;  // posted receive buffers for requests and replies
   // Software atomics sent and answered.

@@ -1,6 +1,7 @@
 /* Window epochs (shmemx_win_*): fence, post-start-complete-wait and lock-unlock, under every
- * issue strategy (the test is run with TANDEM_EPOCH_STRATEGY=lazy, eager and hybrid), and the
- * C11 type-generic shmemx_win_put and shmemx_win_get.
+ * issue strategy (the test is run with TANDEM_EPOCH_STRATEGY=lazy, eager and hybrid),
+ * accumulates from every PE at once, and the C11 type-generic shmemx_win_put, shmemx_win_get
+ * and shmemx_win_accumulate.
  *
  * Each PE's window object holds one area per origin rank: SMALL longs written one by one
  * (more puts than a hybrid queue holds), BIG longs written by one put (larger than the copy
@@ -228,6 +229,130 @@ static void test_generic(struct object *obj) {
   shmemx_win_free(&win);
 }
 
+/* Accumulates: every PE updates the same elements of every PE at once, so an update that
+ * is not atomic loses another's.  ACC elements per array, the first ONE_BY_ONE of them in
+ * calls of one element (more than a hybrid queue holds), the rest in one call (more 8-byte
+ * elements than one network atomic of tcp carries: 2036). */
+enum { ACC = 2500, ONE_BY_ONE = 40, ACC_ROUNDS = 3, HAMMER = 20000 };
+struct accumulated {
+  unsigned long hammer[8]; /* SUM from every PE at once, on PE 0 */
+  unsigned long sum[ACC]; /* SUM in fence epochs */
+  int isum[ACC];          /* SUM of a 4-byte type, under shared locks */
+  uint64_t bits[ACC];     /* BOR then BAND then BXOR, under shared locks */
+  double real[ACC];       /* REPLACE in access epochs */
+};
+
+static void accumulate_ulong(shmemx_win_t win, unsigned long *dest, const unsigned long *source, int op, int pe) {
+  for (int i = 0; i < ONE_BY_ONE; ++i) shmemx_win_ulong_accumulate(win, dest + i, source + i, 1, op, pe);
+  shmemx_win_ulong_accumulate(win, dest + ONE_BY_ONE, source + ONE_BY_ONE, ACC - ONE_BY_ONE, op, pe);
+}
+
+static void test_accumulate(void) {
+  struct accumulated *acc = shmem_calloc(1, sizeof *acc);
+  static unsigned long add[ACC];
+  static int iadd[ACC];
+  static uint64_t mask[ACC];
+  static double real[ACC];
+  shmemx_win_t win;
+  CHECK(shmemx_win_create(SHMEM_TEAM_WORLD, acc, sizeof *acc, &win) == 0, "a window for accumulates");
+  const unsigned long everyone = (unsigned long)n * (n + 1) / 2; /* the sum of me + 1 */
+
+  /* One fence epoch of many one-element SUMs from every PE to the same 8 words of PE 0. */
+  const unsigned long one = 1;
+  shmemx_win_fence(win);
+  for (int i = 0; i < HAMMER; ++i) shmemx_win_ulong_accumulate(win, &acc->hammer[i % 8], &one, 1, SHMEMX_WIN_SUM, 0);
+  shmemx_win_fence(win);
+  for (int i = 0; me == 0 && i < 8; ++i)
+    CHECK(acc->hammer[i] == (unsigned long)n * HAMMER / 8, "fence SUM from every PE: hammer[%d] = %lu, expected %lu",
+          i, acc->hammer[i], (unsigned long)n * HAMMER / 8);
+
+  /* Fence epochs: every PE adds (me + 1) * (i + 1) to element i of every PE, itself too. */
+  for (int i = 0; i < ACC; ++i) add[i] = (unsigned long)(me + 1) * (i + 1);
+  shmemx_win_fence(win);
+  for (int round = 0; round < ACC_ROUNDS; ++round) {
+    for (int t = 0; t < n; ++t) accumulate_ulong(win, acc->sum, add, SHMEMX_WIN_SUM, (me + t) % n);
+    shmemx_win_fence(win);
+  }
+  for (int i = 0; i < ACC; ++i)
+    if (acc->sum[i] != ACC_ROUNDS * everyone * (i + 1)) {
+      CHECK(0, "fence SUM: sum[%d] = %lu, expected %lu", i, acc->sum[i], ACC_ROUNDS * everyone * (i + 1));
+      break;
+    }
+
+  /* Shared locks held by every PE at once: 4-byte SUM, then BOR, BAND and BXOR of one bit
+   * per PE, each in an epoch of its own. */
+  for (int i = 0; i < ACC; ++i) {
+    iadd[i] = -(me + 1) * (i % 7 + 1);
+    mask[i] = (uint64_t)1 << (me + i) % 64;
+  }
+  for (int t = 0; t < n; ++t) {
+    const int target = (me + t) % n;
+    shmemx_win_lock(win, SHMEMX_WIN_LOCK_SHARED, target);
+    shmemx_win_int_accumulate(win, acc->isum, iadd, ACC, SHMEMX_WIN_SUM, target);
+    shmemx_win_uint64_accumulate(win, acc->bits, mask, ACC, SHMEMX_WIN_BOR, target);
+    shmemx_win_unlock(win, target);
+  }
+  shmem_barrier_all();
+  uint64_t all[ACC];
+  for (int i = 0; i < ACC; ++i) {
+    all[i] = 0;
+    for (int p = 0; p < n; ++p) all[i] |= (uint64_t)1 << (p + i) % 64;
+  }
+  for (int i = 0; i < ACC; ++i)
+    if (acc->isum[i] != -(int)everyone * (i % 7 + 1) || acc->bits[i] != all[i]) {
+      CHECK(0, "shared-lock SUM/BOR: isum[%d] = %d, bits[%d] = %#llx", i, acc->isum[i], i,
+            (unsigned long long)acc->bits[i]);
+      break;
+    }
+  shmem_barrier_all(); /* every PE has checked before the next epochs change bits */
+  /* BAND with everything but this PE's bit clears all bits; BXOR sets them again. */
+  for (int i = 0; i < ACC; ++i) mask[i] = ~((uint64_t)1 << (me + i) % 64);
+  for (int t = 0; t < n; ++t) {
+    shmemx_win_lock(win, SHMEMX_WIN_LOCK_SHARED, (me + t) % n);
+    shmemx_win_uint64_accumulate(win, acc->bits, mask, ACC, SHMEMX_WIN_BAND, (me + t) % n);
+    shmemx_win_unlock(win, (me + t) % n);
+  }
+  shmem_barrier_all();
+  for (int i = 0; i < ACC; ++i) mask[i] = ~mask[i];
+  for (int t = 0; t < n; ++t) {
+    shmemx_win_lock(win, SHMEMX_WIN_LOCK_SHARED, (me + t) % n);
+    shmemx_win_uint64_accumulate(win, acc->bits, mask, ACC, SHMEMX_WIN_BXOR, (me + t) % n);
+    shmemx_win_unlock(win, (me + t) % n);
+  }
+  shmem_barrier_all();
+  for (int i = 0; i < ACC; ++i)
+    if (acc->bits[i] != all[i]) {
+      CHECK(0, "shared-lock BAND/BXOR: bits[%d] = %#llx, expected %#llx", i, (unsigned long long)acc->bits[i],
+            (unsigned long long)all[i]);
+      break;
+    }
+
+  /* Access epochs: REPLACE on doubles around the ring, and the generic form. */
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  for (int round = 0; round < ACC_ROUNDS; ++round) {
+    for (int i = 0; i < ACC; ++i) real[i] = me + round + i * 0.5;
+    shmemx_win_post(win, &left, 1);
+    shmemx_win_start(win, &right, 1);
+    if (round % 2) shmemx_win_accumulate(win, acc->real, real, ACC, SHMEMX_WIN_REPLACE, right);
+    else shmemx_win_double_accumulate(win, acc->real, real, ACC, SHMEMX_WIN_REPLACE, right);
+    shmemx_win_complete(win);
+    shmemx_win_wait(win);
+    for (int i = 0; i < ACC; ++i)
+      if (acc->real[i] != left + round + i * 0.5) {
+        CHECK(0, "pscw REPLACE round %d: real[%d] = %g, expected %g", round, i, acc->real[i], left + round + i * 0.5);
+        break;
+      }
+  }
+  /* The generic form on unsigned long: one more SUM from every PE. */
+  shmemx_win_fence(win);
+  shmemx_win_accumulate(win, acc->sum, add, ACC, SHMEMX_WIN_SUM, right);
+  shmemx_win_fence(win);
+  CHECK(acc->sum[ACC - 1] == ACC_ROUNDS * everyone * ACC + (unsigned long)(left + 1) * ACC,
+        "generic SUM: sum[%d] = %lu", ACC - 1, acc->sum[ACC - 1]);
+  shmemx_win_free(&win);
+  shmem_free(acc);
+}
+
 /* 32 live windows at most: the 33rd fails on every PE; freed ones are reused. */
 static void test_slots(struct object *obj) {
   shmemx_win_t wins[40];
@@ -267,6 +392,7 @@ int main(void) {
   shmemx_win_free(&win);
   test_team(obj);
   test_generic(obj);
+  test_accumulate();
   test_slots(obj);
   free(big_source);
   shmem_free(obj);

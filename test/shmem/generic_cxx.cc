@@ -3,8 +3,8 @@
 // context), shmemx_put_notify and shmemx_get_notify (Tandem's notified access, plain and
 // nbi, with and without a context), the atomics, shmem_wait_until, shmem_test and the set
 // variants, and the collectives on teams (broadcast, collect, fcollect, alltoall(s), the
-// reductions, the scans, shmem_sync(team)) and shmemx_win_put and shmemx_win_get (Tandem's
-// window epochs), called from templates over several types.  Non-integral values for the
+// reductions, the scans, shmem_sync(team)) and shmemx_win_put, shmemx_win_get and
+// shmemx_win_accumulate (Tandem's window epochs), called from templates over several types.  Non-integral values for the
 // floating types catch an overload that converts to the wrong type.
 #include <shmem.h>
 #include <shmemx.h>
@@ -284,6 +284,33 @@ void window(const char* name) {
   shmem_free(d);
 }
 
+// A fence epoch of the overloaded accumulate: REPLACE, then (integers) SUM from every PE.
+template <typename T>
+void window_accumulate(const char* name) {
+  T* d = static_cast<T*>(shmem_calloc(8, sizeof(T)));
+  T s[8];
+  for (int i = 0; i < 8; ++i) s[i] = value<T>(me, i);
+  shmemx_win_t win;
+  EXPECT(shmemx_win_create(SHMEM_TEAM_WORLD, d, 8 * sizeof(T), &win) == 0, "%s: shmemx_win_create", name);
+  shmemx_win_fence(win);
+  shmemx_win_accumulate(win, d, s, 8, SHMEMX_WIN_REPLACE, right_pe);
+  shmemx_win_fence(win);
+  for (int i = 0; i < 8; ++i)
+    EXPECT(d[i] == value<T>(left_pe, i), "%s: shmemx_win_accumulate REPLACE element %d is %Lg", name, i,
+           static_cast<long double>(d[i]));
+  if constexpr (std::is_integral_v<T>) {
+    shmemx_win_fence(win);  // every PE has checked before the sums change d
+    const T one[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    for (int p = 0; p < npes; ++p) shmemx_win_accumulate(win, d, one, 8, SHMEMX_WIN_SUM, p);
+    shmemx_win_fence(win);
+    for (int i = 0; i < 8; ++i)
+      EXPECT(d[i] == static_cast<T>(value<T>(left_pe, i) + npes), "%s: shmemx_win_accumulate SUM element %d is %Lg",
+             name, i, static_cast<long double>(d[i]));
+  }
+  shmemx_win_free(&win);
+  shmem_free(d);
+}
+
 int main() {
   shmem_init();
   me = shmem_my_pe();
@@ -339,6 +366,10 @@ int main() {
   EACH_TYPE(COLLECTIVES)
 #define WINDOW(T) window<T>(#T);
   EACH_TYPE(WINDOW)
+#define WINDOW_ACCUMULATE(T) window_accumulate<T>(#T);
+  WINDOW_ACCUMULATE(int) WINDOW_ACCUMULATE(long) WINDOW_ACCUMULATE(long long) WINDOW_ACCUMULATE(unsigned int)
+  WINDOW_ACCUMULATE(unsigned long) WINDOW_ACCUMULATE(unsigned long long) WINDOW_ACCUMULATE(float)
+  WINDOW_ACCUMULATE(double)
 
   shmem_barrier_all();
   if (failures) std::fprintf(stderr, "generic_cxx: PE %d: %d check(s) failed\n", me, failures);

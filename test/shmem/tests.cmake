@@ -271,6 +271,12 @@ tandem_shmem_failure(bad_win_lock_type win_lock_type 1
   "shmemx_win_lock on PE @PE@: lock_type = 7 is neither SHMEMX_WIN_LOCK_EXCLUSIVE nor SHMEMX_WIN_LOCK_SHARED")
 tandem_shmem_failure(bad_win_group win_group 1
   "shmemx_win_start on PE @PE@: pes\\[1\\] = 0 appears twice")
+tandem_shmem_failure(bad_win_acc_op win_acc_op 1
+  "shmemx_win_long_accumulate on PE @PE@: op = 9 is not an accumulate operation")
+tandem_shmem_failure(bad_win_acc_real win_acc_real 1
+  "shmemx_win_double_accumulate on PE @PE@: op = 1: a floating-point window element takes SHMEMX_WIN_REPLACE only")
+tandem_shmem_failure(bad_win_acc_align win_acc_align 1
+  "shmemx_win_long_accumulate on PE @PE@: dest = ${addr} is not aligned to its 8-byte elements")
 tandem_shmem_failure(bad_free bad_free 1
   "shmem_free on PE @PE@: ptr = ${addr} was not returned by shmem_malloc")
 tandem_shmem_failure(bad_thread_level bad_thread_level 1
