@@ -9,10 +9,13 @@
  *   fence  every PE calls shmemx_win_fence; only PE 0 puts
  *   pscw   the target posts to PE 0 and waits; PE 0 starts, puts and completes
  *   lock   PE 0 locks the target (exclusive), puts and unlocks; the target only waits
+ *   put1   as lock, with one put of the N words instead of N puts
+ *   acc    as lock, with one accumulate (SHMEMX_WIN_SUM on int64_t) of the N words: against
+ *          put1, what updating each element atomically costs
  * The targets are the first PE of another node (inter) and of PE 0's node (intra), as PE 0's
  * shmem_ptr sees them; a placement without one skips it.  After each N's timed loops every
  * series is checked once: the target clears its words, one epoch writes (N << 20) + i + series
- * into word i, and the target checks the N words and the one after them.
+ * into word i (acc: adds it to 0), and the target checks the N words and the one after them.
  * Metrics (the size column holds N): epochs_<mode>_<inter|intra>_us, one epoch's time (one
  * timer around the iterations).
  *
@@ -25,8 +28,8 @@
 
 #include <shmemx.h>
 
-enum { FENCE, PSCW, LOCK, MODES };
-static const char* const modes[MODES] = {"fence", "pscw", "lock"};
+enum { FENCE, PSCW, LOCK, PUT1, ACC, MODES };
+static const char* const modes[MODES] = {"fence", "pscw", "lock", "put1", "acc"};
 enum { INTER, INTRA, PLACES };
 static const char* const places[PLACES] = {"inter", "intra"};
 enum { OVERLAP_PUTS = 16 };
@@ -45,13 +48,20 @@ static void epoch(int mode, char* dest, const char* source, long n, size_t bytes
   }
   if (me == 0) {
     if (mode == PSCW) shmemx_win_start(win, &pe, 1);
-    if (mode == LOCK) shmemx_win_lock(win, SHMEMX_WIN_LOCK_EXCLUSIVE, pe);
-    for (long i = 0; i < n; ++i) {
-      shmemx_win_putmem(win, dest + (size_t)i * bytes, source + (size_t)i * bytes, bytes, pe);
-      perf_spin(work);
+    const int locked = mode == LOCK || mode == PUT1 || mode == ACC;
+    if (locked) shmemx_win_lock(win, SHMEMX_WIN_LOCK_EXCLUSIVE, pe);
+    if (mode == PUT1) {
+      shmemx_win_putmem(win, dest, source, (size_t)n * bytes, pe);
+    } else if (mode == ACC) {
+      shmemx_win_int64_accumulate(win, (int64_t*)dest, (const int64_t*)source, (size_t)n, SHMEMX_WIN_SUM, pe);
+    } else {
+      for (long i = 0; i < n; ++i) {
+        shmemx_win_putmem(win, dest + (size_t)i * bytes, source + (size_t)i * bytes, bytes, pe);
+        perf_spin(work);
+      }
     }
     if (mode == PSCW) shmemx_win_complete(win);
-    if (mode == LOCK) shmemx_win_unlock(win, pe);
+    if (locked) shmemx_win_unlock(win, pe);
   }
   if (mode == FENCE) shmemx_win_fence(win);
 }
@@ -158,7 +168,7 @@ int main(int argc, char** argv) {
   perf_find_partners(dest, &target[INTER], &target[INTRA]);
   if (me == 0) {
     const char* strategy = getenv("TANDEM_EPOCH_STRATEGY");
-    printf("# epochs: strategy %s; many_ops series: the size column is N (1 ... %ld)\n", strategy ? strategy : "hybrid",
+    printf("# epochs: strategy %s; many_ops series: the size column is N (1 ... %ld)\n", strategy ? strategy : "eager",
            max_ops);
     fprintf(stderr, "# epochs: inter target PE %d, intra target PE %d (-1: none)\n", target[INTER], target[INTRA]);
     fflush(stdout);
