@@ -34,10 +34,12 @@ typedef struct tandem_win *shmemx_win_t; /* opaque */
 #define SHMEMX_WIN_LOCK_SHARED 2
 /* The operations of shmemx_win_<T>_accumulate: dest[i] = dest[i] OP source[i]. */
 #define SHMEMX_WIN_REPLACE 0 /* dest[i] = source[i]; every type */
-#define SHMEMX_WIN_SUM 1     /* integer types */
+#define SHMEMX_WIN_SUM 1     /* every type */
 #define SHMEMX_WIN_BAND 2    /* integer types */
 #define SHMEMX_WIN_BOR 3     /* integer types */
 #define SHMEMX_WIN_BXOR 4    /* integer types */
+#define SHMEMX_WIN_MIN 5     /* every type */
+#define SHMEMX_WIN_MAX 6     /* every type */
 
 typedef struct {
   int source; /* the PE of the last notification counted */

@@ -32,20 +32,25 @@ void apply_accumulate(const char* call, const Target& remote, shm::AmoOp op, con
   scheduler().atomic_array<T>(call, remote, op, static_cast<const T*>(source), nelems);
 }
 
-// The atomic that an accumulate's `op` applies to each element, as OpenSHMEM's AMOs offer
-// them: every operation on integers, REPLACE (set) on floating-point types.
+// The atomic that an accumulate's `op` applies to each element: all of them on integers,
+// the bitwise ones excepted on floating-point types.
 template <typename T>
 shm::AmoOp accumulate_op(const char* call, int op) {
   switch (op) {
     case SHMEMX_WIN_REPLACE: return shm::AmoOp::Set;
-    case SHMEMX_WIN_SUM: if (std::is_integral_v<T>) return shm::AmoOp::Add; break;
+    case SHMEMX_WIN_SUM: return shm::AmoOp::Add;
+    case SHMEMX_WIN_MIN: return shm::AmoOp::Min;
+    case SHMEMX_WIN_MAX: return shm::AmoOp::Max;
     case SHMEMX_WIN_BAND: if (std::is_integral_v<T>) return shm::AmoOp::And; break;
     case SHMEMX_WIN_BOR: if (std::is_integral_v<T>) return shm::AmoOp::Or; break;
     case SHMEMX_WIN_BXOR: if (std::is_integral_v<T>) return shm::AmoOp::Xor; break;
     default:
-      fatal(call, "op = %d is not an accumulate operation: expected SHMEMX_WIN_REPLACE, _SUM, _BAND, _BOR or _BXOR", op);
+      fatal(call,
+            "op = %d is not an accumulate operation: expected SHMEMX_WIN_REPLACE, _SUM, _MIN, _MAX, _BAND, _BOR or "
+            "_BXOR",
+            op);
   }
-  fatal(call, "op = %d: a floating-point window element takes SHMEMX_WIN_REPLACE only", op);
+  fatal(call, "op = %d: a bitwise operation on a floating-point window element", op);
 }
 
 template <typename T>

@@ -28,6 +28,8 @@ ofi::AtomicOp network_op(shm::AmoOp op) {
     case shm::AmoOp::And: return ofi::AtomicOp::And;
     case shm::AmoOp::Or: return ofi::AtomicOp::Or;
     case shm::AmoOp::Xor: return ofi::AtomicOp::Xor;
+    case shm::AmoOp::Min: return ofi::AtomicOp::Min;
+    case shm::AmoOp::Max: return ofi::AtomicOp::Max;
   }
   __builtin_unreachable();
 }

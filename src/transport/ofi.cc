@@ -23,24 +23,25 @@ namespace tandem::ofi {
 
 namespace {
 
-constexpr fi_op kOps[] = {FI_ATOMIC_READ, FI_ATOMIC_WRITE, FI_ATOMIC_WRITE, FI_CSWAP,
-                          FI_SUM,         FI_BAND,         FI_BOR,          FI_BXOR};
+constexpr fi_op kOps[] = {FI_ATOMIC_READ, FI_ATOMIC_WRITE, FI_ATOMIC_WRITE, FI_CSWAP, FI_SUM,
+                          FI_BAND,        FI_BOR,          FI_BXOR,         FI_MIN,   FI_MAX};
 constexpr fi_datatype kTypes[] = {FI_INT32, FI_INT64, FI_UINT32, FI_UINT64, FI_FLOAT, FI_DOUBLE};
 
 void check(const char* call, int rc, const char* what) {
   if (rc != 0) fatal(call, "libfabric: %s failed: %s", what, fi_strerror(-rc));
 }
 
-// The operations the API applies to a type: fetch, set and swap on all; the rest on integers.
+// The operations the API applies to a type: all on integers; on floating types fetch, set
+// and swap, and the sum, min and max of window accumulates.
 bool needed(AtomicOp op, AtomicType type) {
-  return !(type == AtomicType::Float || type == AtomicType::Double) || op == AtomicOp::Read ||
-         op == AtomicOp::Write || op == AtomicOp::Swap;
+  return !(type == AtomicType::Float || type == AtomicType::Double) ||
+         !(op == AtomicOp::CompareSwap || op == AtomicOp::And || op == AtomicOp::Or || op == AtomicOp::Xor);
 }
 
 }  // namespace
 
 const char* atomic_op_name(AtomicOp op) {
-  static const char* names[] = {"fetch", "set", "swap", "compare_swap", "add", "and", "or", "xor"};
+  static const char* names[] = {"fetch", "set", "swap", "compare_swap", "add", "and", "or", "xor", "min", "max"};
   return names[static_cast<int>(op)];
 }
 
@@ -368,7 +369,7 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
 
 void Transport::atomic_array(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
                              const void* operands, size_t count) {
-  const size_t size = type == AtomicType::Int32 || type == AtomicType::UInt32 || type == AtomicType::Float ? 4 : 8;
+  const size_t size = atomic_type_size(type);
   const auto* bytes = static_cast<const char*>(operands);
   const size_t most = native_[static_cast<int>(type)] ? array_most_[static_cast<int>(type)][static_cast<int>(op)] : 0;
   if (most <= 1) {

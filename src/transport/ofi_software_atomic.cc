@@ -16,16 +16,12 @@ namespace tandem::ofi {
 
 namespace {
 
-size_t type_size(AtomicType type) {
-  return type == AtomicType::Int64 || type == AtomicType::UInt64 || type == AtomicType::Double ? 8 : 4;
-}
-
 // Applies a software atomic to this PE's memory at `at`, returning the old value's bytes.
 template <typename T>
 uint64_t apply(AtomicOp op, void* at, uint64_t operand_bytes, uint64_t compare_bytes) {
   static constexpr shm::AmoOp kAmo[] = {shm::AmoOp::Fetch, shm::AmoOp::Set, shm::AmoOp::Swap,
                                         shm::AmoOp::CompareSwap, shm::AmoOp::Add, shm::AmoOp::And,
-                                        shm::AmoOp::Or, shm::AmoOp::Xor};
+                                        shm::AmoOp::Or, shm::AmoOp::Xor, shm::AmoOp::Min, shm::AmoOp::Max};
   T operand, compare;
   memcpy(&operand, &operand_bytes, sizeof operand);
   memcpy(&compare, &compare_bytes, sizeof compare);
@@ -76,8 +72,8 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
   request.segment = static_cast<uint8_t>(segment);
   request.origin = my_pe_;
   request.offset = offset;
-  if (operand) memcpy(&request.operand, operand, type_size(type));
-  if (compare) memcpy(&request.compare, compare, type_size(type));
+  if (operand) memcpy(&request.operand, operand, atomic_type_size(type));
+  if (compare) memcpy(&request.compare, compare, atomic_type_size(type));
   request.cookie = result ? reinterpret_cast<uint64_t>(&reply) : 0;
   // Bounded: the answers need this PE's receive buffers.
   progress_until([&] {
@@ -91,7 +87,7 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
        [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
   if (!result) return;
   progress_until([&] { return reply.answered.load(std::memory_order_acquire); });
-  memcpy(result, &reply.value, type_size(type));
+  memcpy(result, &reply.value, atomic_type_size(type));
 }
 
 void Transport::post_receive(Message* slot) {

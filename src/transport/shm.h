@@ -39,17 +39,32 @@ inline T from_bits(Bits<T> b) {
   return v;
 }
 
-enum class AmoOp { Fetch, Set, Swap, CompareSwap, Add, And, Or, Xor };
+// Min and Max (both types) and Add on floating types are window accumulates only.
+enum class AmoOp { Fetch, Set, Swap, CompareSwap, Add, And, Or, Xor, Min, Max };
+
+// Replaces the value at `word` with f(value) atomically (a compare-and-swap loop) and
+// returns the previous value.
+template <typename T, typename F>
+inline T update(Bits<T>* word, F f) {
+  Bits<T> old = __atomic_load_n(word, __ATOMIC_RELAXED);
+  while (!__atomic_compare_exchange_n(word, &old, to_bits<T>(f(from_bits<T>(old))), true, __ATOMIC_ACQ_REL,
+                                      __ATOMIC_RELAXED)) {
+  }
+  return from_bits<T>(old);
+}
 
 // Applies `op` at `target` (on a peer's mapped memory) and returns the previous value.
 template <typename T>
 inline T amo(AmoOp op, T* target, T operand, T compare = T()) {
   auto* word = reinterpret_cast<Bits<T>*>(target);
+  if (op == AmoOp::Min) return update<T>(word, [&](T v) { return operand < v ? operand : v; });
+  if (op == AmoOp::Max) return update<T>(word, [&](T v) { return operand > v ? operand : v; });
   if constexpr (std::is_floating_point_v<T>) {
     switch (op) {
       case AmoOp::Fetch: return from_bits<T>(__atomic_load_n(word, __ATOMIC_ACQUIRE));
       case AmoOp::Set: __atomic_store_n(word, to_bits(operand), __ATOMIC_RELEASE); return T();
       case AmoOp::Swap: return from_bits<T>(__atomic_exchange_n(word, to_bits(operand), __ATOMIC_ACQ_REL));
+      case AmoOp::Add: return update<T>(word, [&](T v) { return v + operand; });
       default: __builtin_unreachable();
     }
   } else {
@@ -64,8 +79,8 @@ inline T amo(AmoOp op, T* target, T operand, T compare = T()) {
       case AmoOp::And: return __atomic_fetch_and(word, operand, __ATOMIC_ACQ_REL);
       case AmoOp::Or: return __atomic_fetch_or(word, operand, __ATOMIC_ACQ_REL);
       case AmoOp::Xor: return __atomic_fetch_xor(word, operand, __ATOMIC_ACQ_REL);
+      default: __builtin_unreachable();
     }
-    __builtin_unreachable();
   }
 }
 

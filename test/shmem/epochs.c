@@ -8,6 +8,8 @@
  * deferral threshold), and a published area that origins read with gets. */
 #include <shmemx.h>
 
+#include <limits.h>
+
 #include "common.h"
 
 enum { SMALL = 100, BIG = 16384, PUB = 256, LOCKED = 4096, ROUNDS = 6, LOCK_ROUNDS = 12 };
@@ -236,10 +238,15 @@ static void test_generic(struct object *obj) {
 enum { ACC = 2500, ONE_BY_ONE = 40, ACC_ROUNDS = 3, HAMMER = 20000 };
 struct accumulated {
   unsigned long hammer[8]; /* SUM from every PE at once, on PE 0 */
+  double dhammer[8];
   unsigned long sum[ACC]; /* SUM in fence epochs */
   int isum[ACC];          /* SUM of a 4-byte type, under shared locks */
   uint64_t bits[ACC];     /* BOR then BAND then BXOR, under shared locks */
   double real[ACC];       /* REPLACE in access epochs */
+  double dsum[ACC];       /* SUM of a floating type, in fence epochs */
+  long lmin[ACC], lmax[ACC]; /* MIN and MAX under shared locks */
+  float fmax[ACC];
+  double dmin[ACC];
 };
 
 static void accumulate_ulong(shmemx_win_t win, unsigned long *dest, const unsigned long *source, int op, int pe) {
@@ -252,30 +259,51 @@ static void test_accumulate(void) {
   static unsigned long add[ACC];
   static int iadd[ACC];
   static uint64_t mask[ACC];
-  static double real[ACC];
+  static double real[ACC], dadd[ACC], dmin[ACC];
+  static long value[ACC];
+  static float fvalue[ACC];
   shmemx_win_t win;
   CHECK(shmemx_win_create(SHMEM_TEAM_WORLD, acc, sizeof *acc, &win) == 0, "a window for accumulates");
   const unsigned long everyone = (unsigned long)n * (n + 1) / 2; /* the sum of me + 1 */
+  /* Each PE's own starting values for MIN and MAX, before the first fence. */
+  for (int i = 0; i < ACC; ++i) {
+    acc->lmin[i] = LONG_MAX;
+    acc->lmax[i] = LONG_MIN;
+    acc->fmax[i] = -1e30f;
+    acc->dmin[i] = 1e300;
+  }
 
   /* One fence epoch of many one-element SUMs from every PE to the same 8 words of PE 0. */
   const unsigned long one = 1;
   shmemx_win_fence(win);
-  for (int i = 0; i < HAMMER; ++i) shmemx_win_ulong_accumulate(win, &acc->hammer[i % 8], &one, 1, SHMEMX_WIN_SUM, 0);
+  const double done = 1;
+  for (int i = 0; i < HAMMER; ++i) {
+    shmemx_win_ulong_accumulate(win, &acc->hammer[i % 8], &one, 1, SHMEMX_WIN_SUM, 0);
+    shmemx_win_double_accumulate(win, &acc->dhammer[i % 8], &done, 1, SHMEMX_WIN_SUM, 0);
+  }
   shmemx_win_fence(win);
   for (int i = 0; me == 0 && i < 8; ++i)
-    CHECK(acc->hammer[i] == (unsigned long)n * HAMMER / 8, "fence SUM from every PE: hammer[%d] = %lu, expected %lu",
-          i, acc->hammer[i], (unsigned long)n * HAMMER / 8);
+    CHECK(acc->hammer[i] == (unsigned long)n * HAMMER / 8 && acc->dhammer[i] == (double)n * HAMMER / 8,
+          "fence SUM from every PE: hammer[%d] = %lu, dhammer[%d] = %g, expected %lu", i, acc->hammer[i], i,
+          acc->dhammer[i], (unsigned long)n * HAMMER / 8);
 
   /* Fence epochs: every PE adds (me + 1) * (i + 1) to element i of every PE, itself too. */
-  for (int i = 0; i < ACC; ++i) add[i] = (unsigned long)(me + 1) * (i + 1);
+  for (int i = 0; i < ACC; ++i) {
+    add[i] = (unsigned long)(me + 1) * (i + 1);
+    dadd[i] = (me + 1) * 0.5 * (i % 5 + 1); /* sums of halves are exact */
+  }
   shmemx_win_fence(win);
   for (int round = 0; round < ACC_ROUNDS; ++round) {
-    for (int t = 0; t < n; ++t) accumulate_ulong(win, acc->sum, add, SHMEMX_WIN_SUM, (me + t) % n);
+    for (int t = 0; t < n; ++t) {
+      accumulate_ulong(win, acc->sum, add, SHMEMX_WIN_SUM, (me + t) % n);
+      shmemx_win_double_accumulate(win, acc->dsum, dadd, ACC, SHMEMX_WIN_SUM, (me + t) % n);
+    }
     shmemx_win_fence(win);
   }
   for (int i = 0; i < ACC; ++i)
-    if (acc->sum[i] != ACC_ROUNDS * everyone * (i + 1)) {
-      CHECK(0, "fence SUM: sum[%d] = %lu, expected %lu", i, acc->sum[i], ACC_ROUNDS * everyone * (i + 1));
+    if (acc->sum[i] != ACC_ROUNDS * everyone * (i + 1) || acc->dsum[i] != ACC_ROUNDS * everyone * 0.5 * (i % 5 + 1)) {
+      CHECK(0, "fence SUM: sum[%d] = %lu (expected %lu), dsum[%d] = %g (expected %g)", i, acc->sum[i],
+            ACC_ROUNDS * everyone * (i + 1), i, acc->dsum[i], ACC_ROUNDS * everyone * 0.5 * (i % 5 + 1));
       break;
     }
 
@@ -284,15 +312,35 @@ static void test_accumulate(void) {
   for (int i = 0; i < ACC; ++i) {
     iadd[i] = -(me + 1) * (i % 7 + 1);
     mask[i] = (uint64_t)1 << (me + i) % 64;
+    value[i] = ((me * 7 + i * 3) % 11 - 5) * 1000L + me;
+    fvalue[i] = (float)value[i] / 4;
+    dmin[i] = (double)value[i] / 8;
   }
   for (int t = 0; t < n; ++t) {
     const int target = (me + t) % n;
     shmemx_win_lock(win, SHMEMX_WIN_LOCK_SHARED, target);
     shmemx_win_int_accumulate(win, acc->isum, iadd, ACC, SHMEMX_WIN_SUM, target);
     shmemx_win_uint64_accumulate(win, acc->bits, mask, ACC, SHMEMX_WIN_BOR, target);
+    shmemx_win_long_accumulate(win, acc->lmin, value, ACC, SHMEMX_WIN_MIN, target);
+    shmemx_win_long_accumulate(win, acc->lmax, value, ACC, SHMEMX_WIN_MAX, target);
+    shmemx_win_float_accumulate(win, acc->fmax, fvalue, ACC, SHMEMX_WIN_MAX, target);
+    shmemx_win_double_accumulate(win, acc->dmin, dmin, ACC, SHMEMX_WIN_MIN, target);
     shmemx_win_unlock(win, target);
   }
   shmem_barrier_all();
+  for (int i = 0; i < ACC; ++i) {
+    long lo = LONG_MAX, hi = LONG_MIN;
+    for (int p = 0; p < n; ++p) {
+      const long v = ((p * 7 + i * 3) % 11 - 5) * 1000L + p;
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    if (acc->lmin[i] != lo || acc->lmax[i] != hi || acc->fmax[i] != (float)hi / 4 || acc->dmin[i] != (double)lo / 8) {
+      CHECK(0, "shared-lock MIN/MAX [%d]: long min %ld max %ld, float max %g, double min %g; expected %ld %ld", i,
+            acc->lmin[i], acc->lmax[i], acc->fmax[i], acc->dmin[i], lo, hi);
+      break;
+    }
+  }
   uint64_t all[ACC];
   for (int i = 0; i < ACC; ++i) {
     all[i] = 0;

@@ -284,7 +284,7 @@ void window(const char* name) {
   shmem_free(d);
 }
 
-// A fence epoch of the overloaded accumulate: REPLACE, then (integers) SUM from every PE.
+// A fence epoch of the overloaded accumulate: REPLACE, then SUM from every PE.
 template <typename T>
 void window_accumulate(const char* name) {
   T* d = static_cast<T*>(shmem_calloc(8, sizeof(T)));
@@ -298,15 +298,13 @@ void window_accumulate(const char* name) {
   for (int i = 0; i < 8; ++i)
     EXPECT(d[i] == value<T>(left_pe, i), "%s: shmemx_win_accumulate REPLACE element %d is %Lg", name, i,
            static_cast<long double>(d[i]));
-  if constexpr (std::is_integral_v<T>) {
-    shmemx_win_fence(win);  // every PE has checked before the sums change d
-    const T one[8] = {1, 1, 1, 1, 1, 1, 1, 1};
-    for (int p = 0; p < npes; ++p) shmemx_win_accumulate(win, d, one, 8, SHMEMX_WIN_SUM, p);
-    shmemx_win_fence(win);
-    for (int i = 0; i < 8; ++i)
-      EXPECT(d[i] == static_cast<T>(value<T>(left_pe, i) + npes), "%s: shmemx_win_accumulate SUM element %d is %Lg",
-             name, i, static_cast<long double>(d[i]));
-  }
+  shmemx_win_fence(win);  // every PE has checked before the sums change d
+  const T one[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+  for (int p = 0; p < npes; ++p) shmemx_win_accumulate(win, d, one, 8, SHMEMX_WIN_SUM, p);
+  shmemx_win_fence(win);
+  for (int i = 0; i < 8; ++i)
+    EXPECT(d[i] == static_cast<T>(value<T>(left_pe, i) + npes), "%s: shmemx_win_accumulate SUM element %d is %Lg",
+           name, i, static_cast<long double>(d[i]));
   shmemx_win_free(&win);
   shmem_free(d);
 }

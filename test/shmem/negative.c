@@ -32,8 +32,8 @@
  *   win_unlock        shmemx_win_unlock of PE 0, which was not locked
  *   win_lock_type     shmemx_win_lock with lock_type = 7
  *   win_group         shmemx_win_start with PE 0 named twice
- *   win_acc_op        shmemx_win_long_accumulate with op = 9, in a fence epoch
- *   win_acc_real      shmemx_win_double_accumulate with SHMEMX_WIN_SUM, in a fence epoch
+ *   win_acc_op        shmemx_win_long_accumulate with op = 9, under a lock
+ *   win_acc_real      shmemx_win_double_accumulate with SHMEMX_WIN_BAND, under a lock
  *   win_acc_align     shmemx_win_long_accumulate to a dest 4 bytes into the window
  *   bad_free          shmem_free of a pointer that shmem_malloc did not return
  *   bad_align         shmem_align with alignment = 48
@@ -163,7 +163,7 @@ int main(int argc, char **argv) {
     if (strcmp(c, "win_acc_op") == 0)
       shmemx_win_long_accumulate(win, (long *)object, (const long *)src, 1, 9, 0);
     else if (strcmp(c, "win_acc_real") == 0)
-      shmemx_win_double_accumulate(win, (double *)object, (const double *)src, 1, SHMEMX_WIN_SUM, 0);
+      shmemx_win_double_accumulate(win, (double *)object, (const double *)src, 1, SHMEMX_WIN_BAND, 0);
     else
       shmemx_win_long_accumulate(win, (long *)(object + 4), (const long *)src, 1, SHMEMX_WIN_SUM, 0);
   } else if (strcmp(c, "bad_free") == 0) {

@@ -274,7 +274,7 @@ tandem_shmem_failure(bad_win_group win_group 1
 tandem_shmem_failure(bad_win_acc_op win_acc_op 1
   "shmemx_win_long_accumulate on PE @PE@: op = 9 is not an accumulate operation")
 tandem_shmem_failure(bad_win_acc_real win_acc_real 1
-  "shmemx_win_double_accumulate on PE @PE@: op = 1: a floating-point window element takes SHMEMX_WIN_REPLACE only")
+  "shmemx_win_double_accumulate on PE @PE@: op = 2: a bitwise operation on a floating-point window element")
 tandem_shmem_failure(bad_win_acc_align win_acc_align 1
   "shmemx_win_long_accumulate on PE @PE@: dest = ${addr} is not aligned to its 8-byte elements")
 tandem_shmem_failure(bad_free bad_free 1
