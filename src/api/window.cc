@@ -1,5 +1,6 @@
 // MPI-style epochs (shmemx_win_*, man 7 tandem_epochs): argument checks, then the window.
 // The typed put, get and accumulate are one-line calls expanded from the type tables.
+#include <cstring>
 #include <type_traits>
 
 #include "api/api.h"
@@ -53,10 +54,33 @@ shm::AmoOp accumulate_op(const char* call, int op) {
   fatal(call, "op = %d: a bitwise operation on a floating-point window element", op);
 }
 
+// Folds two operands of `op` on one element: the update by the result is the two updates.
+// Integer sums wrap as the atomic add does.
+template <typename T>
+void combine(void* into, const void* later, shm::AmoOp op) {
+  T a, b;
+  memcpy(&a, into, sizeof a);
+  memcpy(&b, later, sizeof b);
+  if (op == shm::AmoOp::Set) a = b;
+  if (op == shm::AmoOp::Min) a = b < a ? b : a;
+  if (op == shm::AmoOp::Max) a = b > a ? b : a;
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    if (op == shm::AmoOp::Add) a = static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+    if (op == shm::AmoOp::And) a &= b;
+    if (op == shm::AmoOp::Or) a |= b;
+    if (op == shm::AmoOp::Xor) a ^= b;
+  }
+  memcpy(into, &a, sizeof a);
+}
+
 template <typename T>
 void accumulate(const char* call, shmemx_win_t win, T* dest, const T* source, size_t nelems, int op, int pe) {
   tandem_win& w = win_of(call, win);
-  w.accumulate(call, apply_accumulate<T>, accumulate_op<T>(call, op), dest, source, nelems, sizeof(T), pe);
+  const shm::AmoOp amo = accumulate_op<T>(call, op);
+  // A floating-point sum does not fold: adding the operands first would round differently.
+  const epoch::CombineFn fold = std::is_floating_point_v<T> && amo == shm::AmoOp::Add ? nullptr : combine<T>;
+  w.accumulate(call, apply_accumulate<T>, fold, amo, dest, source, nelems, sizeof(T), pe);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "epoch/window.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/backoff.h"
@@ -18,6 +19,7 @@ namespace tandem::epoch {
 namespace {
 
 constexpr int kSlots = 32;                        // live windows per PE
+constexpr size_t kStagedMost = 16;                // larger accumulates are queued whole
 constexpr uint64_t kWriter = uint64_t{1} << 32;   // a lock word: the exclusive holder, plus
                                                   // the number of shared holders below it
 
@@ -131,8 +133,8 @@ void tandem_win::transfer(const char* call, Op::Kind kind, void* local, const vo
   submit(call, Pending{Op{kind, in_window(call, put ? "dest" : "source", remote, bytes, rank), local, bytes}}, rank);
 }
 
-void tandem_win::accumulate(const char* call, AccumulateFn apply, shm::AmoOp op, void* dest, const void* source,
-                            size_t nelems, size_t element_bytes, int rank) {
+void tandem_win::accumulate(const char* call, AccumulateFn apply, CombineFn combine, shm::AmoOp op, void* dest,
+                            const void* source, size_t nelems, size_t element_bytes, int rank) {
   check_rank(call, rank);
   if (nelems > SIZE_MAX / element_bytes) fatal(call, "nelems = %zu is larger than any object", nelems);
   const size_t bytes = nelems * element_bytes;
@@ -140,10 +142,11 @@ void tandem_win::accumulate(const char* call, AccumulateFn apply, shm::AmoOp op,
   if (reinterpret_cast<uintptr_t>(dest) % element_bytes != 0)
     fatal(call, "dest = %p is not aligned to its %zu-byte elements", dest, element_bytes);
   const tandem::Target object = in_window(call, "dest", dest, bytes, rank);
-  submit(call, Pending{Op{Op::Kind::Put, object, const_cast<void*>(source), bytes}, apply, op, nelems}, rank);
+  submit(call, Pending{Op{Op::Kind::Put, object, const_cast<void*>(source), bytes}, apply, op, nelems}, rank, combine,
+         static_cast<uint32_t>(element_bytes));
 }
 
-void tandem_win::submit(const char* call, const Pending& pending, int rank) {
+void tandem_win::submit(const char* call, const Pending& pending, int rank, CombineFn combine, uint32_t element_bytes) {
   const Epoch kind = epoch_of(rank);
   if (kind == Epoch::None)
     fatal(call, "no epoch is open towards pe = %d: open one with shmemx_win_fence, shmemx_win_start or shmemx_win_lock",
@@ -153,8 +156,72 @@ void tandem_win::submit(const char* call, const Pending& pending, int rank) {
   t.touched = true;
   t.quiet_first |= pending.apply != nullptr || pending.op.kind == Op::Kind::Get;
   if (t.open) return issue(call, pending, rank);
-  t.queued.push_back(pending);
-  if (strategy() == Strategy::Hybrid && t.queued.size() >= rt().config.epoch_queue) open(call, rank, kind);
+  if (pending.apply) stage(pending, combine, element_bytes, rank);
+  else t.queued.push_back(pending);
+  if (strategy() == Strategy::Hybrid && t.queued.size() + t.staged.size() >= rt().config.epoch_queue)
+    open(call, rank, kind);
+}
+
+void tandem_win::stage(const Pending& pending, CombineFn combine, uint32_t element_bytes, int rank) {
+  Target& t = targets_[static_cast<size_t>(rank)];
+  const Op& op = pending.op;
+  const uint64_t first = op.remote.offset, end = first + op.bytes;
+  if (combine == nullptr || pending.nelems > kStagedMost) {
+    // Queued whole; staged updates of its elements go first.
+    bool overlaps = false;
+    if (t.staged.size() < pending.nelems) {
+      for (const Staged& s : t.staged) overlaps |= s.element.offset >= first && s.element.offset < end;
+    } else {
+      for (uint64_t at = first; at < end && !overlaps; at += element_bytes) overlaps = t.staged_at.count(at) > 0;
+    }
+    if (overlaps) unstage(rank);
+    t.queued.push_back(pending);
+    return;
+  }
+  for (size_t i = 0; i < pending.nelems; ++i) {
+    const uint64_t offset = first + i * element_bytes;
+    const char* from = static_cast<const char*>(op.local) + i * element_bytes;
+    const auto found = t.staged_at.find(offset);
+    if (found != t.staged_at.end()) {
+      Staged& earlier = t.staged[found->second];
+      if (earlier.apply == pending.apply && earlier.op == pending.amo) {
+        combine(&earlier.operand, from, earlier.op);
+        continue;
+      }
+      unstage(rank);  // another operation on the element: the earlier one goes first
+    }
+    tandem::Target element = op.remote;
+    element.offset = offset;
+    if (element.mapped) element.mapped += i * element_bytes;
+    Staged staged{element, pending.apply, combine, pending.amo, element_bytes, 0};
+    memcpy(&staged.operand, from, element_bytes);
+    t.staged_at.emplace(offset, t.staged.size());
+    t.staged.push_back(staged);
+  }
+}
+
+void tandem_win::unstage(int rank) {
+  Target& t = targets_[static_cast<size_t>(rank)];
+  if (t.staged.empty()) return;
+  std::sort(t.staged.begin(), t.staged.end(),
+            [](const Staged& a, const Staged& b) { return a.element.offset < b.element.offset; });
+  size_t total = 0;
+  for (const Staged& s : t.staged) total += s.bytes;
+  std::vector<char>& operands = t.operands.emplace_back(total);
+  size_t at = 0;
+  for (size_t i = 0; i < t.staged.size();) {
+    const Staged& head = t.staged[i];
+    size_t j = i + 1;
+    while (j < t.staged.size() && t.staged[j].apply == head.apply && t.staged[j].op == head.op &&
+           t.staged[j].element.offset == t.staged[j - 1].element.offset + head.bytes)
+      ++j;
+    char* run = operands.data() + at;
+    for (size_t k = i; k < j; ++k, at += head.bytes) memcpy(operands.data() + at, &t.staged[k].operand, head.bytes);
+    t.queued.push_back(Pending{Op{Op::Kind::Put, head.element, run, (j - i) * head.bytes}, head.apply, head.op, j - i});
+    i = j;
+  }
+  t.staged.clear();
+  t.staged_at.clear();
 }
 
 void tandem_win::issue(const char* call, const Pending& pending, int rank) {
@@ -187,6 +254,7 @@ void tandem_win::open(const char* call, int rank, Epoch kind) {
 }
 
 void tandem_win::flush(const char* call, int rank) {
+  unstage(rank);
   Target& t = targets_[static_cast<size_t>(rank)];
   for (const Pending& pending : t.queued) issue(call, pending, rank);
   t.queued.clear();  // keeps its capacity: a long queue is not allocated anew each epoch
@@ -213,6 +281,7 @@ void tandem_win::close(const char* call, const std::vector<int>& ranks, Word sig
   }
   // The sources of the puts may be reused, and the signals have landed.
   scheduler().quiet(call);
+  for (int rank : ranks) targets_[static_cast<size_t>(rank)].operands.clear();
 }
 
 void tandem_win::fence(const char* call) {
@@ -226,6 +295,8 @@ void tandem_win::fence(const char* call) {
     targets_[static_cast<size_t>(r)].touched = targets_[static_cast<size_t>(r)].quiet_first = false;
   }
   scheduler().quiet(call);
+  for (int r = 0; r < n; ++r)
+    if (epoch_of(r) == Epoch::Fence) targets_[static_cast<size_t>(r)].operands.clear();
   team_sync(call, *team_);
   fenced_ = true;
   for (int r = 0; r < n; ++r)

@@ -9,11 +9,13 @@
 // target: its count of completed access epochs (shmemx_win_wait waits for it) or its lock.
 //
 // When an operation is carried out is the issue strategy's choice (TANDEM_EPOCH_STRATEGY,
-// eager by default: on the networks measured here the other two save no message and start
-// their transfers later; perf/README.md has the figures):
+// eager by default: on the networks measured here the other two save no message on puts and
+// start their transfers later; perf/README.md has the figures):
 //   lazy    every operation is queued and issued by the closing call, which holds back the
 //           last put to each target to carry that target's update: no message of its own,
-//           but nothing overlaps the caller's computation;
+//           but nothing overlaps the caller's computation.  Small queued accumulates are
+//           folded per element (staged) and issued as runs of neighbouring elements: one
+//           network atomic for many calls;
 //   eager   every operation is issued at once, once its target is open (the fence passed,
 //           the target's post arrived, the lock granted), and each update travels alone;
 //   hybrid  lazy until TANDEM_EPOCH_QUEUE operations wait for one target, then that target
@@ -31,6 +33,8 @@
 #include <shmem.h>
 
 #include <cstdint>
+#include <deque>
+#include <unordered_map>
 #include <vector>
 
 #include "coll/team.h"
@@ -45,6 +49,10 @@ enum class LockType { None = 0, Exclusive = 1, Shared = 2 };  // SHMEMX_WIN_LOCK
 // `nelems` elements of one type.
 using AccumulateFn = void (*)(const char* call, const tandem::Target& remote, tandem::shm::AmoOp op,
                               const void* source, size_t nelems);
+// Folds a later accumulate's operand into an earlier one's for the same element (`op` on
+// one type), so that one update carries both; nullptr where the type and operation do not
+// fold (a floating-point sum, whose rounding would change).
+using CombineFn = void (*)(void* into, const void* later, tandem::shm::AmoOp op);
 
 // Collective over all PEs, during shmem_init: takes the window area from the heap.
 void windows_init(const char* call);
@@ -65,8 +73,9 @@ struct tandem_win {
   void transfer(const char* call, tandem::Op::Kind kind, void* local, const void* remote, size_t bytes, int rank);
   // An accumulate of `nelems` elements of `element_bytes` each from `source` into `dest` on
   // team rank `rank`, carried out by `apply`.
-  void accumulate(const char* call, tandem::epoch::AccumulateFn apply, tandem::shm::AmoOp op, void* dest,
-                  const void* source, size_t nelems, size_t element_bytes, int rank);
+  void accumulate(const char* call, tandem::epoch::AccumulateFn apply, tandem::epoch::CombineFn combine,
+                  tandem::shm::AmoOp op, void* dest, const void* source, size_t nelems, size_t element_bytes,
+                  int rank);
 
   void fence(const char* call);
   void post(const char* call, const int* ranks, int count);
@@ -89,8 +98,21 @@ struct tandem_win {
     tandem::shm::AmoOp amo = tandem::shm::AmoOp::Set;
     size_t nelems = 0;
   };
+  // A queued accumulate's element, folded with the later ones to it until the queue is
+  // issued (lazy, hybrid): the element, its operation and its operand.
+  struct Staged {
+    tandem::Target element;
+    tandem::epoch::AccumulateFn apply;
+    tandem::epoch::CombineFn combine;
+    tandem::shm::AmoOp op;
+    uint32_t bytes;
+    uint64_t operand;  // the element's bytes
+  };
   struct Target {
     std::vector<Pending> queued;  // not issued yet
+    std::vector<Staged> staged;   // queued accumulates, by element; they follow `queued`
+    std::unordered_map<uint64_t, size_t> staged_at;  // staged's index by element offset
+    std::deque<std::vector<char>> operands;  // of unstaged accumulates, until the epoch's end
     tandem::Op kept{};            // issued last: the signal rides on it (lazy, hybrid)
     bool has_kept = false;
     bool touched = false;  // an operation went (or goes) to it in this epoch
@@ -109,7 +131,16 @@ struct tandem_win {
   bool fence_open() const;
   // Checks that [remote, remote + bytes) lies in the window, and says where it is on `rank`.
   tandem::Target in_window(const char* call, const char* what, const void* remote, size_t bytes, int rank) const;
-  void submit(const char* call, const Pending& pending, int rank);
+  // Issues `pending` at once where its target is open, else queues it (an accumulate of
+  // `element_bytes` elements, folded by `combine`, is staged).
+  void submit(const char* call, const Pending& pending, int rank, tandem::epoch::CombineFn combine = nullptr,
+              uint32_t element_bytes = 0);
+  // Queues an accumulate that is not issued at once: folded element by element where it
+  // folds, as a Pending otherwise.
+  void stage(const Pending& pending, tandem::epoch::CombineFn combine, uint32_t element_bytes, int rank);
+  // Appends `rank`'s staged elements to its queue as accumulates of contiguous runs, their
+  // operands in its `operands`.
+  void unstage(int rank);
   // Issues `pending` now: a put becomes the kept one (the earlier kept put is issued) unless
   // the strategy is eager.
   void issue(const char* call, const Pending& pending, int rank);

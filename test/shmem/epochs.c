@@ -247,6 +247,8 @@ struct accumulated {
   long lmin[ACC], lmax[ACC]; /* MIN and MAX under shared locks */
   float fmax[ACC];
   double dmin[ACC];
+  long order[64]; /* one origin's updates of different operations, in order */
+  double dorder[2];
 };
 
 static void accumulate_ulong(shmemx_win_t win, unsigned long *dest, const unsigned long *source, int op, int pe) {
@@ -391,6 +393,35 @@ static void test_accumulate(void) {
         break;
       }
   }
+  /* One origin, one exclusive lock epoch: updates of one element by different operations
+   * land in program order, however the strategy queues (and folds) them.  order[0..3]: SUM,
+   * SUM, REPLACE, SUM, BXOR; order[4..35]: single SUMs, then a REPLACE of 32 elements at once,
+   * then a SUM; dorder[0]: REPLACE then a floating-point SUM. */
+  static long lone[40], lbig[32];
+  for (int i = 0; i < 32; ++i) lbig[i] = 1000 + i;
+  lone[0] = 5, lone[1] = 7, lone[2] = 100, lone[3] = 3, lone[4] = 1;
+  const double dset = 2.0, dadd1 = 0.5;
+  shmemx_win_lock(win, SHMEMX_WIN_LOCK_EXCLUSIVE, right);
+  shmemx_win_long_accumulate(win, &acc->order[0], &lone[0], 1, SHMEMX_WIN_SUM, right);
+  shmemx_win_long_accumulate(win, &acc->order[0], &lone[1], 1, SHMEMX_WIN_SUM, right);
+  shmemx_win_long_accumulate(win, &acc->order[0], &lone[2], 1, SHMEMX_WIN_REPLACE, right);
+  shmemx_win_long_accumulate(win, &acc->order[0], &lone[3], 1, SHMEMX_WIN_SUM, right);
+  shmemx_win_long_accumulate(win, &acc->order[0], &lone[4], 1, SHMEMX_WIN_BXOR, right);
+  for (int i = 4; i < 8; ++i) shmemx_win_long_accumulate(win, &acc->order[i], &lone[4], 1, SHMEMX_WIN_SUM, right);
+  shmemx_win_long_accumulate(win, &acc->order[4], lbig, 32, SHMEMX_WIN_REPLACE, right);
+  shmemx_win_long_accumulate(win, &acc->order[4], &lone[4], 1, SHMEMX_WIN_SUM, right);
+  shmemx_win_double_accumulate(win, &acc->dorder[0], &dset, 1, SHMEMX_WIN_REPLACE, right);
+  shmemx_win_double_accumulate(win, &acc->dorder[0], &dadd1, 1, SHMEMX_WIN_SUM, right);
+  shmemx_win_unlock(win, right);
+  shmem_barrier_all();
+  CHECK(acc->order[0] == (103 ^ 1), "ordered updates: order[0] = %ld, expected %d", acc->order[0], 103 ^ 1);
+  for (int i = 4; i < 36; ++i)
+    if (acc->order[i] != 1000 + (i - 4) + (i == 4)) {
+      CHECK(0, "ordered updates: order[%d] = %ld, expected %d", i, acc->order[i], 1000 + (i - 4) + (i == 4));
+      break;
+    }
+  CHECK(acc->dorder[0] == 2.5, "ordered updates: dorder[0] = %g, expected 2.5", acc->dorder[0]);
+
   /* The generic form on unsigned long: one more SUM from every PE. */
   shmemx_win_fence(win);
   shmemx_win_accumulate(win, acc->sum, add, ACC, SHMEMX_WIN_SUM, right);
