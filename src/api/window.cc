@@ -54,24 +54,15 @@ shm::AmoOp accumulate_op(const char* call, int op) {
   fatal(call, "op = %d: a bitwise operation on a floating-point window element", op);
 }
 
-// Folds two operands of `op` on one element: the update by the result is the two updates.
-// Integer sums wrap as the atomic add does.
+// Folds two operands of `op` on one element: the update by the result is the two updates,
+// as the atomic applies them.
 template <typename T>
 void combine(void* into, const void* later, shm::AmoOp op) {
-  T a, b;
-  memcpy(&a, into, sizeof a);
-  memcpy(&b, later, sizeof b);
-  if (op == shm::AmoOp::Set) a = b;
-  if (op == shm::AmoOp::Min) a = b < a ? b : a;
-  if (op == shm::AmoOp::Max) a = b > a ? b : a;
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    if (op == shm::AmoOp::Add) a = static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-    if (op == shm::AmoOp::And) a &= b;
-    if (op == shm::AmoOp::Or) a |= b;
-    if (op == shm::AmoOp::Xor) a ^= b;
-  }
-  memcpy(into, &a, sizeof a);
+  T folded, operand;
+  memcpy(&folded, into, sizeof folded);
+  memcpy(&operand, later, sizeof operand);
+  shm::amo(op, &folded, operand);
+  memcpy(into, &folded, sizeof folded);
 }
 
 template <typename T>

@@ -142,11 +142,10 @@ void tandem_win::accumulate(const char* call, AccumulateFn apply, CombineFn comb
   if (reinterpret_cast<uintptr_t>(dest) % element_bytes != 0)
     fatal(call, "dest = %p is not aligned to its %zu-byte elements", dest, element_bytes);
   const tandem::Target object = in_window(call, "dest", dest, bytes, rank);
-  submit(call, Pending{Op{Op::Kind::Put, object, const_cast<void*>(source), bytes}, apply, op, nelems}, rank, combine,
-         static_cast<uint32_t>(element_bytes));
+  submit(call, Pending{Op{Op::Kind::Put, object, const_cast<void*>(source), bytes}, apply, combine, op, nelems}, rank);
 }
 
-void tandem_win::submit(const char* call, const Pending& pending, int rank, CombineFn combine, uint32_t element_bytes) {
+void tandem_win::submit(const char* call, const Pending& pending, int rank) {
   const Epoch kind = epoch_of(rank);
   if (kind == Epoch::None)
     fatal(call, "no epoch is open towards pe = %d: open one with shmemx_win_fence, shmemx_win_start or shmemx_win_lock",
@@ -156,17 +155,18 @@ void tandem_win::submit(const char* call, const Pending& pending, int rank, Comb
   t.touched = true;
   t.quiet_first |= pending.apply != nullptr || pending.op.kind == Op::Kind::Get;
   if (t.open) return issue(call, pending, rank);
-  if (pending.apply) stage(pending, combine, element_bytes, rank);
+  if (pending.apply) stage(pending, rank);
   else t.queued.push_back(pending);
   if (strategy() == Strategy::Hybrid && t.queued.size() + t.staged.size() >= rt().config.epoch_queue)
     open(call, rank, kind);
 }
 
-void tandem_win::stage(const Pending& pending, CombineFn combine, uint32_t element_bytes, int rank) {
+void tandem_win::stage(const Pending& pending, int rank) {
   Target& t = targets_[static_cast<size_t>(rank)];
   const Op& op = pending.op;
+  const auto element_bytes = static_cast<uint32_t>(op.bytes / pending.nelems);
   const uint64_t first = op.remote.offset, end = first + op.bytes;
-  if (combine == nullptr || pending.nelems > kStagedMost) {
+  if (pending.combine == nullptr || pending.nelems > kStagedMost) {
     // Queued whole; staged updates of its elements go first.
     bool overlaps = false;
     if (t.staged.size() < pending.nelems) {
@@ -185,7 +185,7 @@ void tandem_win::stage(const Pending& pending, CombineFn combine, uint32_t eleme
     if (found != t.staged_at.end()) {
       Staged& earlier = t.staged[found->second];
       if (earlier.apply == pending.apply && earlier.op == pending.amo) {
-        combine(&earlier.operand, from, earlier.op);
+        pending.combine(&earlier.operand, from, earlier.op);
         continue;
       }
       unstage(rank);  // another operation on the element: the earlier one goes first
@@ -193,7 +193,7 @@ void tandem_win::stage(const Pending& pending, CombineFn combine, uint32_t eleme
     tandem::Target element = op.remote;
     element.offset = offset;
     if (element.mapped) element.mapped += i * element_bytes;
-    Staged staged{element, pending.apply, combine, pending.amo, element_bytes, 0};
+    Staged staged{element, pending.apply, pending.amo, element_bytes, 0};
     memcpy(&staged.operand, from, element_bytes);
     t.staged_at.emplace(offset, t.staged.size());
     t.staged.push_back(staged);
@@ -217,7 +217,8 @@ void tandem_win::unstage(int rank) {
       ++j;
     char* run = operands.data() + at;
     for (size_t k = i; k < j; ++k, at += head.bytes) memcpy(operands.data() + at, &t.staged[k].operand, head.bytes);
-    t.queued.push_back(Pending{Op{Op::Kind::Put, head.element, run, (j - i) * head.bytes}, head.apply, head.op, j - i});
+    t.queued.push_back(
+        Pending{Op{Op::Kind::Put, head.element, run, (j - i) * head.bytes}, head.apply, nullptr, head.op, j - i});
     i = j;
   }
   t.staged.clear();

@@ -4,8 +4,8 @@
 // updated atomically, as by an AMO of its type, so concurrent accumulates to one element
 // all count) happen inside epochs: fence epochs (collective over the team), access epochs
 // towards the targets named by shmemx_win_start, each opened by the target's
-// shmemx_win_post, and lock epochs towards one target.  A fence completes the epoch's operations and then waits at a barrier of the team.
-// Closing an access or lock epoch completes its operations, then updates a word on each
+// shmemx_win_post, and lock epochs towards one target.  A fence completes the epoch's
+// operations and then waits at a barrier of the team.  Closing an access or lock epoch completes its operations, then updates a word on each
 // target: its count of completed access epochs (shmemx_win_wait waits for it) or its lock.
 //
 // When an operation is carried out is the issue strategy's choice (TANDEM_EPOCH_STRATEGY,
@@ -91,10 +91,12 @@ struct tandem_win {
   // How an operation to one target travels in the current epoch.
   enum class Epoch { None, Fence, Access, Lock };
   // An operation waiting for its target: a put or get for the scheduler, or an accumulate
-  // (`apply` set; op.local is the source and op.bytes its size).
+  // (`apply` set, with `combine` where it folds; op.local is the source and op.bytes its
+  // size).
   struct Pending {
     tandem::Op op;
     tandem::epoch::AccumulateFn apply = nullptr;
+    tandem::epoch::CombineFn combine = nullptr;
     tandem::shm::AmoOp amo = tandem::shm::AmoOp::Set;
     size_t nelems = 0;
   };
@@ -102,8 +104,7 @@ struct tandem_win {
   // issued (lazy, hybrid): the element, its operation and its operand.
   struct Staged {
     tandem::Target element;
-    tandem::epoch::AccumulateFn apply;
-    tandem::epoch::CombineFn combine;
+    tandem::epoch::AccumulateFn apply;  // also names the type: elements fold with its combine
     tandem::shm::AmoOp op;
     uint32_t bytes;
     uint64_t operand;  // the element's bytes
@@ -131,13 +132,12 @@ struct tandem_win {
   bool fence_open() const;
   // Checks that [remote, remote + bytes) lies in the window, and says where it is on `rank`.
   tandem::Target in_window(const char* call, const char* what, const void* remote, size_t bytes, int rank) const;
-  // Issues `pending` at once where its target is open, else queues it (an accumulate of
-  // `element_bytes` elements, folded by `combine`, is staged).
-  void submit(const char* call, const Pending& pending, int rank, tandem::epoch::CombineFn combine = nullptr,
-              uint32_t element_bytes = 0);
+  // Issues `pending` at once where its target is open, else queues it (an accumulate is
+  // staged).
+  void submit(const char* call, const Pending& pending, int rank);
   // Queues an accumulate that is not issued at once: folded element by element where it
   // folds, as a Pending otherwise.
-  void stage(const Pending& pending, tandem::epoch::CombineFn combine, uint32_t element_bytes, int rank);
+  void stage(const Pending& pending, int rank);
   // Appends `rank`'s staged elements to its queue as accumulates of contiguous runs, their
   // operands in its `operands`.
   void unstage(int rank);
