@@ -28,18 +28,28 @@ struct Outcome {
   size_t count;   // satisfied elements recorded in indices (Some)
 };
 
+// Where the next _any search of this thread starts: just after the index it returned last,
+// so that a program that keeps calling it on a set whose elements all satisfy the condition
+// is handed each of them in turn instead of the lowest one for ever.
+thread_local size_t any_start = 0;
+
 template <typename T>
 Outcome test_set(const char* call, T* ivars, size_t nelems, size_t* indices, const int* status,
                  int cmp, const T* operands, bool vector, Mode mode) {
   check_cmp(call, cmp);
   size_t active = 0, hits = 0, first = SIZE_MAX;
-  for (size_t i = 0; i < nelems; ++i) {
+  const size_t start = mode == Mode::Any && any_start < nelems ? any_start : 0;
+  for (size_t k = 0; k < nelems; ++k) {
+    const size_t i = start + k < nelems ? start + k : start + k - nelems;
     if (status && status[i]) continue;
     ++active;
     if (!satisfied(call, ivars, i, cmp, operands, vector)) continue;
     ++hits;
     if (first == SIZE_MAX) first = i;
-    if (mode == Mode::Any) return {true, i, 1};
+    if (mode == Mode::Any) {
+      any_start = i + 1;
+      return {true, i, 1};
+    }
     if (mode == Mode::Some) {
       if (indices) indices[hits - 1] = i;
     }
@@ -135,11 +145,6 @@ int test(const char* call, T* ivar, int cmp, T value) {
     return test_once(TANDEM_CALL, v, n, idx, st, cmp, x, true, Mode::Some).count;                         \
   }
 TANDEM_P2P_TYPES(TANDEM_DEFINE_P2P)
-
-#define TANDEM_DEFINE_P2P_DEPRECATED(T, N)                                                        \
-  TANDEM_API(void, N##_wait_until, (T * v, int cmp, T x)) { wait_until(TANDEM_CALL, v, cmp, x); } \
-  TANDEM_API(int, N##_test, (T * v, int cmp, T x)) { return test(TANDEM_CALL, v, cmp, x); }
-TANDEM_P2P_DEPRECATED_TYPES(TANDEM_DEFINE_P2P_DEPRECATED)
 
 #define TANDEM_DEFINE_WAIT_DEPRECATED(T, N) \
   TANDEM_API(void, N##_wait, (T * v, T x)) { wait_until(TANDEM_CALL, v, SHMEM_CMP_NE, x); }

@@ -1,7 +1,8 @@
 /* Point-to-point synchronisation for every type of TANDEM_P2P_TYPES: wait_until, test and
  * their _all, _any, _some and _vector variants, with and without status masks, with every
  * comparison; first on local values (exact results), then with the values written by the
- * left neighbour while the PE waits.  Then the deprecated forms (short and unsigned short,
+ * left neighbour while the PE waits (written with shmem_p: short and unsigned short have no
+ * atomics).  Then the deprecated forms (short and unsigned short,
  * shmem_X_wait, shmem_wait, the long shmem_wait_until). */
 #include "common.h"
 
@@ -29,6 +30,30 @@ static int indices_within(const size_t *idx, size_t count, const size_t *allowed
 static void maybe_pause(int phase) {
   if ((phase + me) % 3 == 0) usleep(1000);
 }
+
+/* Fairness: when every element satisfies the condition, NV calls of each _any form hand out
+ * NV different indices (a program that serves whichever index comes back must reach all). */
+#define ANY_IS_FAIR(T, N)                                                                           \
+  static void any_is_fair_##N(T *iv) {                                                             \
+    T saved[NV], cmpv[NV];                                                                         \
+    memcpy(saved, iv, sizeof saved);                                                               \
+    for (int i = 0; i < NV; ++i) iv[i] = cmpv[i] = (T)(i + 1);                                     \
+    for (int f = 0; f < 4; ++f) {                                                                  \
+      int seen[NV] = {0};                                                                          \
+      for (int k = 0; k < NV; ++k) {                                                               \
+        const size_t got =                                                                         \
+            f == 0 ? shmem_##N##_test_any(iv, NV, NULL, SHMEM_CMP_GT, (T)0)                        \
+          : f == 1 ? shmem_##N##_wait_until_any(iv, NV, NULL, SHMEM_CMP_GT, (T)0)                  \
+          : f == 2 ? shmem_##N##_test_any_vector(iv, NV, NULL, SHMEM_CMP_EQ, cmpv)                 \
+                   : shmem_##N##_wait_until_any_vector(iv, NV, NULL, SHMEM_CMP_EQ, cmpv);          \
+        CHECK(got < NV && !seen[got], "%s: _any form %d handed out index %zu twice in %d calls",   \
+              #N, f, got, NV);                                                                     \
+        if (got < NV) seen[got] = 1;                                                               \
+      }                                                                                            \
+    }                                                                                              \
+    memcpy(iv, saved, sizeof saved);                                                               \
+  }
+TANDEM_P2P_TYPES(ANY_IS_FAIR)
 
 #define P2P_TEST(T, N)                                                                              \
   static void p2p_##N(void) {                                                                      \
@@ -65,8 +90,13 @@ static void maybe_pause(int phase) {
     shmem_##N##_wait_until_all(iv, NV, masked, SHMEM_CMP_EQ, (T)1);                                \
     /* _any */                                                                                     \
     status[3] = 0;                                                                                 \
-    CHECK(shmem_##N##_test_any(iv, NV, NULL, SHMEM_CMP_NE, (T)0) == 3, "%s_test_any gave %zu", t, \
-          shmem_##N##_test_any(iv, NV, NULL, SHMEM_CMP_NE, (T)0));                                 \
+    {                                                                                              \
+      /* Either satisfied index, and both within two calls: a search starts after the last. */    \
+      const size_t a = shmem_##N##_test_any(iv, NV, NULL, SHMEM_CMP_NE, (T)0);                     \
+      const size_t b = shmem_##N##_test_any(iv, NV, NULL, SHMEM_CMP_NE, (T)0);                     \
+      CHECK((a == 3 && b == 6) || (a == 6 && b == 3), "%s_test_any gave %zu then %zu", t, a, b);   \
+    }                                                                                              \
+    any_is_fair_##N(iv);                                                                           \
     status[3] = 1;                                                                                 \
     status[6] = 0;                                                                                 \
     CHECK(shmem_##N##_test_any(iv, NV, status, SHMEM_CMP_NE, (T)0) == 6, "%s_test_any masked", t);\
@@ -134,11 +164,11 @@ static void maybe_pause(int phase) {
     memset(status, 0, sizeof status);                                                              \
     shmem_barrier_all();                                                                           \
     maybe_pause(phase++);                                                                          \
-    shmem_##N##_atomic_set(&iv[2], (T)7, right);                                                   \
+    shmem_##N##_p(&iv[2], (T)7, right);                                                   \
     shmem_##N##_wait_until(&iv[2], SHMEM_CMP_EQ, (T)7);                                            \
     shmem_barrier_all();                                                                           \
     maybe_pause(phase++);                                                                          \
-    for (int i = 1; i < NV; ++i) shmem_##N##_atomic_set(&iv[i], (T)(i + 1), right);               \
+    for (int i = 1; i < NV; ++i) shmem_##N##_p(&iv[i], (T)(i + 1), right);               \
     status[0] = 1;                                                                                 \
     shmem_##N##_wait_until_all(iv, NV, status, SHMEM_CMP_GT, (T)0);                                \
     CHECK(iv[NV - 1] == (T)NV, "%s_wait_until_all returned before the last element was set", t);\
@@ -146,15 +176,15 @@ static void maybe_pause(int phase) {
     memset(iv, 0, NV * sizeof(T));                                                                 \
     shmem_barrier_all();                                                                           \
     maybe_pause(phase++);                                                                          \
-    shmem_##N##_atomic_set(&iv[5], (T)9, right);                                                   \
+    shmem_##N##_p(&iv[5], (T)9, right);                                                   \
     CHECK(shmem_##N##_wait_until_any(iv, NV, NULL, SHMEM_CMP_EQ, (T)9) == 5,                       \
           "remote %s_wait_until_any", t);                                                          \
     shmem_barrier_all();                                                                           \
     memset(iv, 0, NV * sizeof(T));                                                                 \
     shmem_barrier_all();                                                                           \
     maybe_pause(phase++);                                                                          \
-    shmem_##N##_atomic_set(&iv[1], (T)20, right);                                                  \
-    shmem_##N##_atomic_set(&iv[4], (T)20, right);                                                  \
+    shmem_##N##_p(&iv[1], (T)20, right);                                                  \
+    shmem_##N##_p(&iv[4], (T)20, right);                                                  \
     {                                                                                              \
       const size_t pair[2] = {1, 4};                                                               \
       size_t n = shmem_##N##_wait_until_some(iv, NV, idx, NULL, SHMEM_CMP_EQ, (T)20);              \
@@ -175,12 +205,12 @@ static void maybe_pause(int phase) {
     memset(iv, 0, NV * sizeof(T));                                                                 \
     shmem_barrier_all();                                                                           \
     maybe_pause(phase++);                                                                          \
-    shmem_##N##_atomic_set(&iv[7], (T)107, right);                                                 \
+    shmem_##N##_p(&iv[7], (T)107, right);                                                 \
     CHECK(shmem_##N##_wait_until_any_vector(iv, NV, NULL, SHMEM_CMP_EQ, cmpv) == 7,                \
           "remote %s_wait_until_any_vector", t);                                                   \
     shmem_barrier_all();                                                                           \
     maybe_pause(phase++);                                                                          \
-    shmem_##N##_atomic_set(&iv[0], (T)100, right);                                                 \
+    shmem_##N##_p(&iv[0], (T)100, right);                                                 \
     {                                                                                              \
       size_t n = shmem_##N##_wait_until_some_vector(iv, NV, idx, NULL, SHMEM_CMP_EQ, cmpv);        \
       const size_t pair[2] = {0, 7};                                                               \
