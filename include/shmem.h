@@ -98,6 +98,17 @@ typedef struct {
 #define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
 #define SHMEM_CTX_SESSION_BATCH (1L << 0)
 
+/* Deprecated routines carry the compiler's deprecation attribute, so that a program learns
+ * of their replacement; define TANDEM_DEPRECATED as empty before including shmem.h to
+ * silence it. */
+#ifndef TANDEM_DEPRECATED
+#if defined(__GNUC__) || defined(__clang__)
+#define TANDEM_DEPRECATED __attribute__((deprecated))
+#else
+#define TANDEM_DEPRECATED
+#endif
+#endif
+
 #define TANDEM_PREFIX shmem_
 #include <tandem/api.h>
 #undef TANDEM_PREFIX

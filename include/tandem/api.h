@@ -173,19 +173,19 @@ TANDEM_AMO_STANDARD_TYPES(TANDEM_DECLARE_AMO_STANDARD)
 TANDEM_AMO_BITWISE_TYPES(TANDEM_DECLARE_AMO_BITWISE)
 #undef TANDEM_DECLARE_AMO_BITWISE
 
-/* Deprecated unprefixed atomics (shmem_int_fadd, ...). */
+/* The pre-1.4 atomic names (shmem_int_fadd, shmem_uint64_finc, ...), deprecated. */
 #define TANDEM_DECLARE_AMO_DEPRECATED_EXTENDED(T, N) \
-  T TANDEM_NAME(N##_fetch)(const T *source, int pe); \
-  void TANDEM_NAME(N##_set)(T *dest, T value, int pe); \
-  T TANDEM_NAME(N##_swap)(T *dest, T value, int pe);
+  TANDEM_DEPRECATED T TANDEM_NAME(N##_fetch)(const T *source, int pe); \
+  TANDEM_DEPRECATED void TANDEM_NAME(N##_set)(T *dest, T value, int pe); \
+  TANDEM_DEPRECATED T TANDEM_NAME(N##_swap)(T *dest, T value, int pe);
 TANDEM_AMO_DEPRECATED_EXTENDED_TYPES(TANDEM_DECLARE_AMO_DEPRECATED_EXTENDED)
 #undef TANDEM_DECLARE_AMO_DEPRECATED_EXTENDED
 #define TANDEM_DECLARE_AMO_DEPRECATED(T, N) \
-  T TANDEM_NAME(N##_cswap)(T *dest, T cond, T value, int pe); \
-  T TANDEM_NAME(N##_finc)(T *dest, int pe); \
-  void TANDEM_NAME(N##_inc)(T *dest, int pe); \
-  T TANDEM_NAME(N##_fadd)(T *dest, T value, int pe); \
-  void TANDEM_NAME(N##_add)(T *dest, T value, int pe);
+  TANDEM_DEPRECATED T TANDEM_NAME(N##_cswap)(T *dest, T cond, T value, int pe); \
+  TANDEM_DEPRECATED T TANDEM_NAME(N##_finc)(T *dest, int pe); \
+  TANDEM_DEPRECATED void TANDEM_NAME(N##_inc)(T *dest, int pe); \
+  TANDEM_DEPRECATED T TANDEM_NAME(N##_fadd)(T *dest, T value, int pe); \
+  TANDEM_DEPRECATED void TANDEM_NAME(N##_add)(T *dest, T value, int pe);
 TANDEM_AMO_DEPRECATED_TYPES(TANDEM_DECLARE_AMO_DEPRECATED)
 #undef TANDEM_DECLARE_AMO_DEPRECATED
 
@@ -307,11 +307,6 @@ TANDEM_P2P_TYPES(TANDEM_DECLARE_P2P)
 #undef TANDEM_DECLARE_P2P
 
 /* Deprecated point-to-point forms. */
-#define TANDEM_DECLARE_P2P_DEPRECATED(T, N) \
-  void TANDEM_NAME(N##_wait_until)(T *ivar, int cmp, T cmp_value); \
-  int TANDEM_NAME(N##_test)(T *ivar, int cmp, T cmp_value);
-TANDEM_P2P_DEPRECATED_TYPES(TANDEM_DECLARE_P2P_DEPRECATED)
-#undef TANDEM_DECLARE_P2P_DEPRECATED
 #define TANDEM_DECLARE_WAIT_DEPRECATED(T, N) void TANDEM_NAME(N##_wait)(T *ivar, T cmp_value);
 TANDEM_WAIT_DEPRECATED_TYPES(TANDEM_DECLARE_WAIT_DEPRECATED)
 #undef TANDEM_DECLARE_WAIT_DEPRECATED

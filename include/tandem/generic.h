@@ -115,6 +115,8 @@ TANDEM_OVERLOAD_WAIT_UNTIL(long long, longlong)
 TANDEM_OVERLOAD_WAIT_UNTIL(unsigned int, uint)
 TANDEM_OVERLOAD_WAIT_UNTIL(unsigned long, ulong)
 TANDEM_OVERLOAD_WAIT_UNTIL(unsigned long long, ulonglong)
+TANDEM_OVERLOAD_WAIT_UNTIL(short, short)
+TANDEM_OVERLOAD_WAIT_UNTIL(unsigned short, ushort)
 #undef TANDEM_OVERLOAD_WAIT_UNTIL
 
 inline void shmem_signal_add(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe) { shmem_ctx_signal_add(c, sig, v, pe); }

@@ -19,14 +19,16 @@
 #define TANDEM_RMA_SIZES(X) \
   X(8, uint8_t) X(16, uint16_t) X(32, uint32_t) X(64, uint64_t) X(128, tandem_uint128_t)
 
-/* Standard AMO types (inc, add, fetch_inc, fetch_add, compare_swap) and the
- * point-to-point synchronisation types (wait_until, test and their variants). */
+/* Standard AMO types (inc, add, fetch_inc, fetch_add, compare_swap). */
 #define TANDEM_AMO_STANDARD_TYPES(X) \
   X(int, int) X(long, long) X(long long, longlong) X(unsigned int, uint) \
   X(unsigned long, ulong) X(unsigned long long, ulonglong) X(int32_t, int32) \
   X(int64_t, int64) X(uint32_t, uint32) X(uint64_t, uint64) X(size_t, size) \
   X(ptrdiff_t, ptrdiff)
-#define TANDEM_P2P_TYPES(X) TANDEM_AMO_STANDARD_TYPES(X)
+/* Point-to-point synchronisation types (wait_until, test and their variants): the standard
+ * AMO types, plus short and unsigned short, deprecated but still in use. */
+#define TANDEM_P2P_TYPES(X) \
+  TANDEM_AMO_STANDARD_TYPES(X) X(short, short) X(unsigned short, ushort)
 
 /* Extended AMO types (fetch, set, swap). */
 #define TANDEM_AMO_EXTENDED_TYPES(X) \
@@ -37,11 +39,11 @@
   X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) \
   X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32) X(uint64_t, uint64)
 
-/* Deprecated typed families kept because public programs still call them. */
-#define TANDEM_P2P_DEPRECATED_TYPES(X) X(short, short) X(unsigned short, ushort)
-#define TANDEM_AMO_DEPRECATED_TYPES(X) X(int, int) X(long, long) X(long long, longlong)
-#define TANDEM_AMO_DEPRECATED_EXTENDED_TYPES(X) \
-  X(float, float) X(double, double) TANDEM_AMO_DEPRECATED_TYPES(X)
+/* Deprecated typed families kept because public programs still call them.  The pre-1.4
+ * atomic names (shmem_uint_finc, shmem_size_cswap, ...) cover every row of the standard and
+ * extended AMO tables, as other implementations export them. */
+#define TANDEM_AMO_DEPRECATED_TYPES(X) TANDEM_AMO_STANDARD_TYPES(X)
+#define TANDEM_AMO_DEPRECATED_EXTENDED_TYPES(X) TANDEM_AMO_EXTENDED_TYPES(X)
 #define TANDEM_WAIT_DEPRECATED_TYPES(X) \
   X(short, short) X(int, int) X(long, long) X(long long, longlong)
 
@@ -55,11 +57,15 @@
 #define TANDEM_GENERIC_AMO_STANDARD_TYPES(X) \
   X(int, int) X(long, long) X(long long, longlong) X(unsigned int, uint) \
   X(unsigned long, ulong) X(unsigned long long, ulonglong)
-#define TANDEM_GENERIC_P2P_TYPES(X) TANDEM_GENERIC_AMO_STANDARD_TYPES(X)
+#define TANDEM_GENERIC_P2P_TYPES(X) \
+  TANDEM_GENERIC_AMO_STANDARD_TYPES(X) X(short, short) X(unsigned short, ushort)
 #define TANDEM_GENERIC_AMO_EXTENDED_TYPES(X) \
   TANDEM_GENERIC_AMO_STANDARD_TYPES(X) X(float, float) X(double, double)
+/* The signed rows are int32_t and int64_t, whatever C types those are (int and long on
+ * LP64); the unsigned fixed-width rows are aliases of the first three. */
 #define TANDEM_GENERIC_AMO_BITWISE_TYPES(X) \
-  X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong)
+  X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) \
+  X(int32_t, int32) X(int64_t, int64)
 
 /* Collectives: broadcast, collect, fcollect, alltoall and alltoalls cover the standard RMA
  * types; the reductions have three tables of their own. */

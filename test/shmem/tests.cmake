@@ -140,6 +140,9 @@ tandem_shmem_test(epochs_example NP 1 2 3 4)
 tandem_shmem_test(thread_multiple)
 tandem_shmem_test(generic_c11)
 tandem_shmem_test(generic_cxx)
+# Every generic name against every row of the specification's tables, in C11 and C++.
+tandem_shmem_test(generic_tables NP 1 2)
+tandem_shmem_test(generic_tables_cxx NP 1 2)
 # Runs of small nbi puts, coalesced across nodes (TANDEM_AGGREGATE, on in every other run).
 tandem_shmem_test(coalesce)
 tandem_shmem_test(coalesce_aggregate_off PROGRAM coalesce NP 2 ENV TANDEM_AGGREGATE=off)
