@@ -54,7 +54,7 @@ template <typename Fold, typename T>
 void to_all(const char* call, T* dest, const T* source, int nreduce, int start, int log_stride, int size, long* psync) {
   if (nreduce < 0) fatal(call, "nreduce = %d is negative", nreduce);
   Group g = active_set(call, start, log_stride, size, psync);
-  coll::reduce(g, dest, source, static_cast<size_t>(nreduce), Fold{});
+  if (g.member()) coll::reduce(g, dest, source, static_cast<size_t>(nreduce), Fold{});
 }
 
 }  // namespace
@@ -108,22 +108,27 @@ TANDEM_REDUCE_ARITH_TYPES(TANDEM_DEFINE_REDUCE_ARITH)
 #define TANDEM_DEFINE_COLL_SIZED(BITS)                                                                    \
   TANDEM_API(void, broadcast##BITS, (void* d, const void* s, size_t n, int root, int start, int log_stride, int size, long* psync)) { \
     Group g = active_set(TANDEM_CALL, start, log_stride, size, psync);                                    \
+    if (!g.member()) return;                                                                              \
     coll::broadcast(g, d, s, n * (BITS / 8), g.rank_of_root(root, "PE_root"), false);                     \
   }                                                                                                       \
   TANDEM_API(void, collect##BITS, (void* d, const void* s, size_t n, int start, int log_stride, int size, long* psync)) { \
     Group g = active_set(TANDEM_CALL, start, log_stride, size, psync);                                    \
+    if (!g.member()) return;                                                                              \
     coll::collect(g, d, s, n * (BITS / 8), false);                                                        \
   }                                                                                                       \
   TANDEM_API(void, fcollect##BITS, (void* d, const void* s, size_t n, int start, int log_stride, int size, long* psync)) { \
     Group g = active_set(TANDEM_CALL, start, log_stride, size, psync);                                    \
+    if (!g.member()) return;                                                                              \
     coll::collect(g, d, s, n * (BITS / 8), true);                                                         \
   }                                                                                                       \
   TANDEM_API(void, alltoall##BITS, (void* d, const void* s, size_t n, int start, int log_stride, int size, long* psync)) { \
     Group g = active_set(TANDEM_CALL, start, log_stride, size, psync);                                    \
+    if (!g.member()) return;                                                                              \
     coll::alltoall(g, d, s, n, BITS / 8, 1, 1);                                                           \
   }                                                                                                       \
   TANDEM_API(void, alltoalls##BITS, (void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int start, int log_stride, int size, long* psync)) { \
     Group g = active_set(TANDEM_CALL, start, log_stride, size, psync);                                    \
+    if (!g.member()) return;                                                                              \
     coll::alltoall(g, d, s, n, BITS / 8, dst, sst);                                                       \
   }
 TANDEM_DEFINE_COLL_SIZED(32)

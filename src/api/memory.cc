@@ -46,9 +46,11 @@ bool is_power_of_two(size_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 TANDEM_API(void*, malloc, (size_t size)) { return allocate_collectively(TANDEM_CALL, size, SymmetricAllocator::kGranule); }
 
+// Hints are advice: every object already serves atomics and signals from any PE, and a hint
+// this library does not know (a later version's, another implementation's) is ignored.
 TANDEM_API(void*, malloc_with_hints, (size_t size, long hints)) {
-  if (hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE))
-    fatal(TANDEM_CALL, "hints = %ld has bits that are not SHMEM_MALLOC_ hints", hints);
+  if ((hints & ~(SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE)) && rt().config.debug)
+    warn(TANDEM_CALL, "hints = %ld has bits that are not SHMEM_MALLOC_ hints; they are ignored", hints);
   return allocate_collectively(TANDEM_CALL, size, SymmetricAllocator::kGranule);
 }
 
@@ -63,6 +65,8 @@ TANDEM_API(void*, calloc, (size_t count, size_t size)) {
 }
 
 TANDEM_API(void*, align, (size_t alignment, size_t size)) {
+  // An alignment of 0 asks for none in particular, as with memalign: the heap's granule.
+  if (alignment == 0) alignment = SymmetricAllocator::kGranule;
   if (!is_power_of_two(alignment))
     fatal(TANDEM_CALL, "alignment = %zu is not a power of two", alignment);
   if (alignment > kHeapAlignment)

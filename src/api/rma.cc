@@ -21,6 +21,7 @@ template <typename T>
 void put(const char* call, shmem_ctx_t ctx, T* dest, const T* source, size_t nelems, int pe, Blocking b) {
   pe = ctx_pe(call, ctx, pe);
   const size_t bytes = nelems * sizeof(T);
+  if (nothing_to_move(call, bytes, pe)) return;
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
   const Target to = locate(call, "dest", dest, bytes, pe);
@@ -31,6 +32,7 @@ template <typename T>
 void get(const char* call, shmem_ctx_t ctx, T* dest, const T* source, size_t nelems, int pe, Blocking b) {
   pe = ctx_pe(call, ctx, pe);
   const size_t bytes = nelems * sizeof(T);
+  if (nothing_to_move(call, bytes, pe)) return;
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
   const Target from = locate(call, "source", source, bytes, pe);
@@ -69,6 +71,7 @@ template <typename T>
 void strided(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst,
              ptrdiff_t sst, size_t block, size_t blocks, int pe) {
   pe = ctx_pe(call, ctx, pe);
+  if (nothing_to_move(call, block * blocks, pe)) return;
   const size_t dest_bytes = strided_extent(call, "dst", dst, block, blocks) * sizeof(T);
   const size_t source_bytes = strided_extent(call, "sst", sst, block, blocks) * sizeof(T);
   check_buffer(call, "dest", dest, dest_bytes);

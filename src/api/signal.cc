@@ -32,6 +32,8 @@ void put_signal(const char* call, shmem_ctx_t ctx, T* dest, const T* source, siz
                 uint64_t* sig_addr, uint64_t signal, int sig_op, int pe, bool nbi) {
   pe = ctx_pe(call, ctx, pe);
   const size_t bytes = nelems * sizeof(T);
+  // No data: the signal is still updated, as the data would have been delivered.
+  if (nothing_to_move(call, bytes, pe)) return update_signal(call, sig_addr, signal, sig_op, pe);
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
   check_buffer(call, "sig_addr", sig_addr, sizeof(uint64_t));

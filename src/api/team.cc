@@ -121,13 +121,14 @@ TANDEM_API(int, ctx_get_team, (shmem_ctx_t ctx, shmem_team_t* team)) {
 
 TANDEM_API(void, barrier, (int PE_start, int logPE_stride, int PE_size, long* pSync)) {
   Group group(TANDEM_CALL, PE_start, logPE_stride, PE_size, pSync, SHMEM_BARRIER_SYNC_SIZE);
+  if (!group.member()) return;
   scheduler().quiet(TANDEM_CALL);
   group.sync();
 }
 
 TANDEM_API(void, sync, (int PE_start, int logPE_stride, int PE_size, long* pSync)) {
   Group group(TANDEM_CALL, PE_start, logPE_stride, PE_size, pSync, SHMEM_BARRIER_SYNC_SIZE);
-  group.sync();
+  if (group.member()) group.sync();
 }
 
 // A session changes no semantics.  Small nbi puts to other nodes are coalesced anyway; the

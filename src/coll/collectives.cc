@@ -34,7 +34,7 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
   const char* call = g.call();
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
-  locate(call, "dest", dest, bytes, rt().my_pe);  // symmetric, whole
+  if (bytes > 0) locate(call, "dest", dest, bytes, rt().my_pe);  // symmetric, whole
   if (char* bank = bytes > 0 ? g.bank(bytes) : nullptr) {
     // Small: the root pushes into every bank (its own place there), one sync.
     push_and_sync(g, bank, bytes, source, 0, g.rank() == root);
@@ -67,7 +67,7 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
   for (int r = 0; r < g.size(); ++r) offset[static_cast<size_t>(r) + 1] = offset[static_cast<size_t>(r)] + sizes[static_cast<size_t>(r)];
   const size_t total = offset.back();
   check_buffer(call, "dest", dest, total);
-  locate(call, "dest", dest, total, rt().my_pe);  // symmetric, large enough for everything
+  if (total > 0) locate(call, "dest", dest, total, rt().my_pe);  // symmetric, large enough for everything
   bool network = false;
   for (int r = 0; r < g.size(); ++r) {
     const size_t n = offset[static_cast<size_t>(r) + 1] - offset[static_cast<size_t>(r)];
@@ -88,7 +88,7 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
   const size_t source_elems = count == 0 ? 0 : (n * count - 1) * static_cast<size_t>(sst) + 1;
   check_buffer(call, "dest", dest, dest_elems * elem);
   check_buffer(call, "source", source, source_elems * elem);
-  locate(call, "dest", dest, dest_elems * elem, rt().my_pe);
+  if (dest_elems > 0) locate(call, "dest", dest, dest_elems * elem, rt().my_pe);
   const bool contiguous = dst == 1 && sst == 1;
   const size_t block = count * elem;
   if (char* bank = contiguous && block > 0 ? g.bank(block) : nullptr) {

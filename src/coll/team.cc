@@ -144,8 +144,8 @@ Group::Group(const char* call, int start, int log_stride, int size, long* psync,
     fatal(call, "the active set (PE_start = %d, logPE_stride = %d, PE_size = %d) runs past the last PE, %d", start,
           log_stride, size, r.n_pes - 1);
   const int offset = r.my_pe - start;
-  if (offset < 0 || offset % stride_ != 0 || offset / stride_ >= size)
-    fatal(call, "this PE is not in the active set (PE_start = %d, logPE_stride = %d, PE_size = %d)", start, log_stride, size);
+  // A PE outside the active set has no part in the call (see member()).
+  if (offset < 0 || offset % stride_ != 0 || offset / stride_ >= size) return;
   rank_ = offset / stride_;
   check_buffer(call, "pSync", psync, psync_len * sizeof(long));
   locate(call, "pSync", psync, psync_len * sizeof(long), r.my_pe);  // symmetric

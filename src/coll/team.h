@@ -73,6 +73,10 @@ class Group {
 
   int size() const { return size_; }
   int rank() const { return rank_; }
+  // False for a PE that calls an active-set collective without being in the active set:
+  // the call returns at once and changes nothing there (what Open MPI's OSHMEM does; the
+  // specification leaves it undefined).
+  bool member() const { return rank_ >= 0; }
   int pe(int rank) const { return team_ ? team_->pes[static_cast<size_t>(rank)] : start_ + rank * stride_; }
   // `root` when it is a rank of the group, else a fatal error naming `what`.
   int rank_of_root(int root, const char* what) const;
@@ -102,7 +106,7 @@ class Group {
 
   const char* call_;
   tandem_team* team_ = nullptr;
-  int start_ = 0, stride_ = 1, size_ = 1, rank_ = 0;
+  int start_ = 0, stride_ = 1, size_ = 1, rank_ = -1;
   long* psync_ = nullptr;
 };
 

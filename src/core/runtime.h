@@ -70,6 +70,16 @@ inline void check_pe(const char* call, int pe) {
     fatal(call, "pe = %d is out of range: expected 0 <= pe < %d", pe, rt().n_pes);
 }
 
+// A transfer of zero bytes moves nothing and looks at no buffer (the specification asks for
+// no check of them, so NULL or any address will do); the PE must still exist.  Returns true
+// when there is nothing to move.
+inline bool nothing_to_move(const char* call, size_t bytes, int pe) {
+  if (__builtin_expect(bytes != 0, 1)) return false;
+  check_ready(call);
+  check_pe(call, pe);
+  return true;
+}
+
 // A NULL buffer with a non-zero length is an error.
 inline void check_buffer(const char* call, const char* what, const void* p, size_t len) {
   if (__builtin_expect(p == nullptr && len != 0, 0))

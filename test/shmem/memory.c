@@ -113,6 +113,11 @@ static void test_calloc(void) {
 }
 
 static void test_align(void) {
+  /* Alignment 0 asks for no particular alignment (as memalign does). */
+  unsigned char *any = shmem_align(0, 100);
+  CHECK(any != NULL, "shmem_align(0, 100) failed");
+  if (any) exchange_through(any, 100, 4, "shmem_align(0) block");
+  shmem_free(any);
   for (size_t alignment = 1; alignment <= 2 * MiB; alignment <<= 1) {
     unsigned char *p = shmem_align(alignment, 100);
     CHECK(p != NULL, "shmem_align(%zu, 100) failed", alignment);
@@ -170,9 +175,11 @@ static void test_realloc(void) {
 }
 
 static void test_hints(void) {
+  /* The last two carry bits no version of the specification defines: hints are advice,
+   * and unknown ones are ignored. */
   const long hints[] = {0, SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE,
-                        SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE};
-  for (int h = 0; h < 4; ++h) {
+                        SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE, -2, 1L << 20};
+  for (int h = 0; h < (int)(sizeof hints / sizeof hints[0]); ++h) {
     uint64_t *p = shmem_malloc_with_hints(64 * sizeof(uint64_t), hints[h]);
     CHECK(p != NULL, "shmem_malloc_with_hints(512, %ld) failed", hints[h]);
     if (p == NULL) continue;

@@ -86,6 +86,8 @@ tandem_shmem_test(init_thread_multiple PROGRAM init_thread ARGS multiple)
 tandem_shmem_test(start_pes)
 tandem_shmem_test(accessible)
 tandem_shmem_test(memory)
+# Zero-length operations on NULL buffers, PEs outside a deprecated active set.
+tandem_shmem_test(edge_cases)
 tandem_shmem_test(globals)
 tandem_shmem_test(header_c99)
 tandem_shmem_test(ranks)
@@ -212,7 +214,7 @@ endforeach()
 unset(T_ENV)
 
 # SHMEM_DEBUG=1 adds bounds checks on every access: correct programs must not trip them.
-foreach(program rma_sized globals signal atomics p2p)
+foreach(program rma_sized globals signal atomics p2p edge_cases memory)
   tandem_shmem_test(${program}_debug PROGRAM ${program} NP 2 ENV SHMEM_DEBUG=1 ONE_NODE)
 endforeach()
 
