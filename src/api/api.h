@@ -8,6 +8,7 @@
 #include <shmemx.h>
 
 #include "coll/team.h"
+#include "core/handle_table.h"
 #include "core/runtime.h"
 
 #define TANDEM_API(RET, NAME, PARAMS)                                                 \
@@ -22,16 +23,32 @@
 
 struct tandem_ctx {
   long options;
-  bool is_default;
   const tandem_team* team;  // PE numbers are ranks in this team; nullptr: world PEs
   bool in_session = false;  // between shmem_ctx_session_start and _stop
 };
 
 namespace tandem {
 
+// The contexts made by shmem_ctx_create and shmem_team_create_ctx.
+using ContextTable = HandleTable<tandem_ctx, 65536>;
+ContextTable& contexts();
+
+// SHMEM_CTX_INVALID is an error; so is a handle that is no live context.
 inline void check_ctx(const char* call, shmem_ctx_t ctx) {
+  if (__builtin_expect(ctx == SHMEM_CTX_DEFAULT, 1)) return;
   if (__builtin_expect(ctx == SHMEM_CTX_INVALID, 0))
     fatal(call, "ctx = SHMEM_CTX_INVALID is not a usable context");
+  if (__builtin_expect(!contexts().live(ctx), 0))
+    fatal(call, "ctx = %p is not a context: destroyed, or never made by shmem_ctx_create",
+          static_cast<void*>(ctx));
+}
+
+// For the routines that accept SHMEM_CTX_INVALID and do nothing with it: false for it, true
+// for a live context, an error for anything else.
+inline bool ctx_given(const char* call, shmem_ctx_t ctx) {
+  if (ctx == SHMEM_CTX_INVALID) return false;
+  check_ctx(call, ctx);
+  return true;
 }
 
 // Checks the context and turns `pe`, a rank in the context's team, into a world PE.

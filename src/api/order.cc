@@ -12,7 +12,7 @@ TANDEM_API(void, fence, (void)) {
 
 TANDEM_API(void, ctx_fence, (shmem_ctx_t ctx)) {
   check_ready(TANDEM_CALL);
-  if (ctx != SHMEM_CTX_INVALID) scheduler().fence(TANDEM_CALL);
+  if (ctx_given(TANDEM_CALL, ctx)) scheduler().fence(TANDEM_CALL);
 }
 
 TANDEM_API(void, quiet, (void)) {
@@ -22,7 +22,7 @@ TANDEM_API(void, quiet, (void)) {
 
 TANDEM_API(void, ctx_quiet, (shmem_ctx_t ctx)) {
   check_ready(TANDEM_CALL);
-  if (ctx != SHMEM_CTX_INVALID) scheduler().quiet(TANDEM_CALL);
+  if (ctx_given(TANDEM_CALL, ctx)) scheduler().quiet(TANDEM_CALL);
 }
 
 namespace {

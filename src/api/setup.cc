@@ -21,7 +21,7 @@
 #include "notify/notify.h"
 #include "transport/ofi.h"
 
-struct tandem_ctx tandem_ctx_default = {0, true, nullptr};
+struct tandem_ctx tandem_ctx_default = {0, nullptr};
 
 namespace tandem {
 
@@ -326,19 +326,30 @@ TANDEM_API(void, info_get_name, (char* name)) {
   snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
 }
 
+namespace tandem {
+ContextTable& contexts() {
+  static ContextTable table;
+  return table;
+}
+}  // namespace tandem
+
 TANDEM_API(int, ctx_create, (long options, shmem_ctx_t* ctx)) {
   check_ready(TANDEM_CALL);
   check_buffer(TANDEM_CALL, "ctx", ctx, 1);
-  *ctx = new tandem_ctx{options, false, nullptr};
+  *ctx = contexts().create(tandem_ctx{options, nullptr});
+  if (*ctx == nullptr) {
+    *ctx = SHMEM_CTX_INVALID;
+    return -1;
+  }
   return 0;
 }
 
 TANDEM_API(void, ctx_destroy, (shmem_ctx_t ctx)) {
   check_ready(TANDEM_CALL);
-  if (ctx == SHMEM_CTX_INVALID) return;
-  if (ctx->is_default) fatal(TANDEM_CALL, "ctx = SHMEM_CTX_DEFAULT cannot be destroyed");
+  if (ctx == SHMEM_CTX_DEFAULT) fatal(TANDEM_CALL, "ctx = SHMEM_CTX_DEFAULT cannot be destroyed");
+  if (!ctx_given(TANDEM_CALL, ctx)) return;
   scheduler().quiet(TANDEM_CALL);
-  delete ctx;
+  contexts().destroy(ctx);
 }
 
 extern "C" void start_pes(int) { runtime_init("start_pes", SHMEM_THREAD_SINGLE); }

@@ -6,18 +6,15 @@
 using namespace tandem;
 
 TANDEM_API(int, team_my_pe, (shmem_team_t team)) {
-  check_ready(TANDEM_CALL);
-  return team == SHMEM_TEAM_INVALID ? -1 : team->rank;
+  return team_given(TANDEM_CALL, "team", team) ? team->rank : -1;
 }
 
 TANDEM_API(int, team_n_pes, (shmem_team_t team)) {
-  check_ready(TANDEM_CALL);
-  return team == SHMEM_TEAM_INVALID ? -1 : team->size();
+  return team_given(TANDEM_CALL, "team", team) ? team->size() : -1;
 }
 
 TANDEM_API(int, team_get_config, (shmem_team_t team, long config_mask, shmem_team_config_t* config)) {
-  check_ready(TANDEM_CALL);
-  if (team == SHMEM_TEAM_INVALID) return -1;
+  if (!team_given(TANDEM_CALL, "team", team)) return -1;
   if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) {
     check_buffer(TANDEM_CALL, "config", config, sizeof *config);
     config->num_contexts = team->config.num_contexts;
@@ -26,8 +23,8 @@ TANDEM_API(int, team_get_config, (shmem_team_t team, long config_mask, shmem_tea
 }
 
 TANDEM_API(int, team_translate_pe, (shmem_team_t src_team, int src_pe, shmem_team_t dest_team)) {
-  check_ready(TANDEM_CALL);
-  if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID) return -1;
+  const bool given = team_given(TANDEM_CALL, "src_team", src_team);
+  if (!team_given(TANDEM_CALL, "dest_team", dest_team) || !given) return -1;
   if (src_pe < 0 || src_pe >= src_team->size()) return -1;
   return dest_team->rank_of[static_cast<size_t>(src_team->pes[static_cast<size_t>(src_pe)])];
 }
@@ -38,7 +35,7 @@ TANDEM_API(int, team_split_strided, (shmem_team_t parent_team, int start, int st
   check_ready(call);
   check_buffer(call, "new_team", new_team, sizeof *new_team);
   *new_team = SHMEM_TEAM_INVALID;
-  if (parent_team == SHMEM_TEAM_INVALID) return -1;
+  if (!team_given(call, "parent_team", parent_team)) return -1;
   tandem_team& parent = *parent_team;
   const int n = parent.size();
   if (size < 1 || size > n) fatal(call, "size = %d is out of range: expected 1 <= size <= %d (the parent's PEs)", size, n);
@@ -63,7 +60,7 @@ TANDEM_API(int, team_split_2d, (shmem_team_t parent_team, int xrange, const shme
   check_buffer(call, "xaxis_team", xaxis_team, sizeof *xaxis_team);
   check_buffer(call, "yaxis_team", yaxis_team, sizeof *yaxis_team);
   *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
-  if (parent_team == SHMEM_TEAM_INVALID) return -1;
+  if (!team_given(call, "parent_team", parent_team)) return -1;
   tandem_team& parent = *parent_team;
   if (xrange < 1) fatal(call, "xrange = %d is not a positive number of PEs", xrange);
   const int n = parent.size();
@@ -83,9 +80,8 @@ TANDEM_API(int, team_split_2d, (shmem_team_t parent_team, int xrange, const shme
 }
 
 TANDEM_API(void, team_destroy, (shmem_team_t team)) {
-  check_ready(TANDEM_CALL);
   // A PE outside a split's new team holds SHMEM_TEAM_INVALID and may pass it here.
-  if (team != SHMEM_TEAM_INVALID) team_destroy(TANDEM_CALL, *team);
+  if (team_given(TANDEM_CALL, "team", team)) team_destroy(TANDEM_CALL, *team);
 }
 
 TANDEM_API(int, team_sync, (shmem_team_t team)) {
@@ -94,8 +90,7 @@ TANDEM_API(int, team_sync, (shmem_team_t team)) {
 }
 
 TANDEM_API(void*, team_ptr, (shmem_team_t team, const void* dest, int pe)) {
-  check_ready(TANDEM_CALL);
-  if (team == SHMEM_TEAM_INVALID || pe < 0 || pe >= team->size()) return nullptr;
+  if (!team_given(TANDEM_CALL, "team", team) || pe < 0 || pe >= team->size()) return nullptr;
   return pshmem_ptr(dest, team->pes[static_cast<size_t>(pe)]);
 }
 
@@ -103,15 +98,19 @@ TANDEM_API(int, team_create_ctx, (shmem_team_t team, long options, shmem_ctx_t* 
   check_ready(TANDEM_CALL);
   check_buffer(TANDEM_CALL, "ctx", ctx, sizeof *ctx);
   *ctx = SHMEM_CTX_INVALID;
-  if (team == SHMEM_TEAM_INVALID) return -1;
-  *ctx = new tandem_ctx{options, false, team == SHMEM_TEAM_WORLD ? nullptr : team};
+  if (!team_given(TANDEM_CALL, "team", team)) return -1;
+  *ctx = contexts().create(tandem_ctx{options, team == SHMEM_TEAM_WORLD ? nullptr : team});
+  if (*ctx == nullptr) {
+    *ctx = SHMEM_CTX_INVALID;
+    return -1;
+  }
   return 0;
 }
 
 TANDEM_API(int, ctx_get_team, (shmem_ctx_t ctx, shmem_team_t* team)) {
   check_ready(TANDEM_CALL);
   check_buffer(TANDEM_CALL, "team", team, sizeof *team);
-  if (ctx == SHMEM_CTX_INVALID) {
+  if (!ctx_given(TANDEM_CALL, ctx)) {
     *team = SHMEM_TEAM_INVALID;
     return -1;
   }
@@ -136,12 +135,12 @@ TANDEM_API(void, sync, (int PE_start, int logPE_stride, int PE_size, long* pSync
 // specification advises) leaves nothing of its batch waiting for the next quiet.
 TANDEM_API(void, ctx_session_start, (shmem_ctx_t ctx, long, const shmem_ctx_session_config_t*, long)) {
   check_ready(TANDEM_CALL);
-  if (ctx != SHMEM_CTX_INVALID) ctx->in_session = true;
+  if (ctx_given(TANDEM_CALL, ctx)) ctx->in_session = true;
 }
 
 TANDEM_API(void, ctx_session_stop, (shmem_ctx_t ctx)) {
   check_ready(TANDEM_CALL);
-  if (ctx == SHMEM_CTX_INVALID || !ctx->in_session) return;
+  if (!ctx_given(TANDEM_CALL, ctx) || !ctx->in_session) return;
   ctx->in_session = false;
   scheduler().push_held(TANDEM_CALL);
 }

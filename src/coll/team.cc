@@ -1,4 +1,5 @@
 #include "coll/team.h"
+#include "core/handle_table.h"
 
 #include <cstring>
 
@@ -63,9 +64,22 @@ void teams_init(const char* call) {
   make_team(tandem_team_shared, 1, r.local_pes, nullptr, true);
 }
 
-tandem_team& team_of(const char* call, const char* what, shmem_team_t team) {
+// The teams made by splits (the predefined ones are statics).
+HandleTable<tandem_team, 4096>& teams() {
+  static HandleTable<tandem_team, 4096> table;
+  return table;
+}
+
+bool team_given(const char* call, const char* what, shmem_team_t team) {
   check_ready(call);
-  if (__builtin_expect(team == SHMEM_TEAM_INVALID, 0))
+  if (team == SHMEM_TEAM_INVALID) return false;
+  if (__builtin_expect(team != &tandem_team_world && team != &tandem_team_shared && !teams().live(team), 0))
+    fatal(call, "%s = %p is not a team: destroyed, or never made by a split", what, static_cast<void*>(team));
+  return true;
+}
+
+tandem_team& team_of(const char* call, const char* what, shmem_team_t team) {
+  if (__builtin_expect(!team_given(call, what, team), 0))
     fatal(call, "%s = SHMEM_TEAM_INVALID is not a team this PE belongs to", what);
   return *team;
 }
@@ -113,7 +127,8 @@ bool team_split(const char* call, tandem_team& parent, int count, const std::vec
     std::vector<int> pes;
     pes.reserve(members[t].size());
     for (int rank : members[t]) pes.push_back(parent.pes[static_cast<size_t>(rank)]);
-    auto* team = new tandem_team;
+    tandem_team* team = teams().create();
+    if (team == nullptr) fatal(call, "this PE holds 4096 teams, as many as it can");
     const bool use_config = configs[t] && (masks[t] & SHMEM_TEAM_NUM_CONTEXTS);
     make_team(*team, slots[t], std::move(pes), use_config ? configs[t] : nullptr, false);
     out[t] = team;
@@ -128,7 +143,7 @@ void team_destroy(const char* call, tandem_team& team) {
     fatal(call, "team = %s cannot be destroyed", &team == &tandem_team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
   scheduler().quiet(call);
   used_slots &= ~(uint64_t{1} << team.slot);
-  delete &team;
+  teams().destroy(&team);
 }
 
 Group::Group(const char* call, int start, int log_stride, int size, long* psync, size_t psync_len)

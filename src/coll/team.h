@@ -46,8 +46,11 @@ namespace tandem {
 void teams_init(const char* call);
 
 // The team behind a handle, or a fatal error naming `call` and `what` when it is
-// SHMEM_TEAM_INVALID.
+// SHMEM_TEAM_INVALID or no live team (destroyed, or never made by a split).
 tandem_team& team_of(const char* call, const char* what, shmem_team_t team);
+// For the routines that accept SHMEM_TEAM_INVALID (and return -1 or do nothing): false for
+// it, true for a live team, a fatal error for anything else.
+bool team_given(const char* call, const char* what, shmem_team_t team);
 
 // The world PE of `rank` in `team`, or a fatal error when the rank is out of range.
 int team_world_pe(const char* call, const tandem_team& team, int rank);

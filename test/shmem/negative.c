@@ -23,6 +23,10 @@
  *                     by another object (run with SHMEM_DEBUG=1)
  *   invalid_ctx       shmem_ctx_int_put with SHMEM_CTX_INVALID
  *   invalid_team      shmem_int_sum_reduce on SHMEM_TEAM_INVALID
+ *   destroyed_ctx     shmem_ctx_long_put on a context destroyed before
+ *   garbage_ctx       shmem_ctx_long_put on a pointer that is no context
+ *   destroyed_team    shmem_team_translate_pe from a team every PE destroyed before
+ *   garbage_team      shmem_team_sync on a pointer that is no team
  *   bad_root          shmem_long_broadcast on SHMEM_TEAM_WORLD from PE_root = 99
  *   bad_active_set    shmem_barrier with PE_size = 0
  *   bad_split         shmem_team_split_strided of SHMEM_TEAM_WORLD with size = 99
@@ -83,6 +87,11 @@ int main(int argc, char **argv) {
   if (strcmp(c, "object_end") == 0) near_end = shmem_malloc(512 * 1024);
   shmemx_win_t win = SHMEMX_WIN_INVALID;
   if (strncmp(c, "win_", 4) == 0) shmemx_win_create(SHMEM_TEAM_WORLD, object, 64, &win);
+  shmem_team_t destroyed_team = SHMEM_TEAM_INVALID;
+  if (strcmp(c, "destroyed_team") == 0) {
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &destroyed_team);
+    shmem_team_destroy(destroyed_team);
+  }
   shmem_barrier_all();
   if (strcmp(c, "none") == 0) {
     shmem_barrier_all();
@@ -135,6 +144,17 @@ int main(int argc, char **argv) {
     shmem_ctx_int_put(SHMEM_CTX_INVALID, global_int, src, 4, 0);
   } else if (strcmp(c, "invalid_team") == 0) {
     shmem_int_sum_reduce(SHMEM_TEAM_INVALID, global_int, global_int + 2, 2);
+  } else if (strcmp(c, "destroyed_ctx") == 0) {
+    shmem_ctx_t ctx;
+    shmem_ctx_create(0, &ctx);
+    shmem_ctx_destroy(ctx);
+    shmem_ctx_long_put(ctx, (long *)object, (long *)src, 2, 0);
+  } else if (strcmp(c, "garbage_ctx") == 0) {
+    shmem_ctx_long_put((shmem_ctx_t)big, (long *)object, (long *)src, 2, 0);
+  } else if (strcmp(c, "destroyed_team") == 0) {
+    shmem_team_translate_pe(destroyed_team, 0, SHMEM_TEAM_WORLD);
+  } else if (strcmp(c, "garbage_team") == 0) {
+    shmem_team_sync((shmem_team_t)(big + 8));
   } else if (strcmp(c, "bad_root") == 0) {
     shmem_long_broadcast(SHMEM_TEAM_WORLD, (long *)object, (long *)after, 1, 99);
   } else if (strcmp(c, "bad_active_set") == 0) {

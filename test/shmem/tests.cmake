@@ -258,6 +258,14 @@ tandem_shmem_failure(bad_invalid_ctx invalid_ctx 1
   "shmem_ctx_int_put on PE @PE@: ctx = SHMEM_CTX_INVALID")
 tandem_shmem_failure(bad_invalid_team invalid_team 1
   "shmem_int_sum_reduce on PE @PE@: team = SHMEM_TEAM_INVALID")
+tandem_shmem_failure(bad_destroyed_ctx destroyed_ctx 1
+  "shmem_ctx_long_put on PE @PE@: ctx = ${addr} is not a context: destroyed, or never made by shmem_ctx_create")
+tandem_shmem_failure(bad_garbage_ctx garbage_ctx 1
+  "shmem_ctx_long_put on PE @PE@: ctx = ${addr} is not a context")
+tandem_shmem_failure(bad_destroyed_team destroyed_team 1
+  "shmem_team_translate_pe on PE @PE@: src_team = ${addr} is not a team: destroyed, or never made by a split")
+tandem_shmem_failure(bad_garbage_team garbage_team 1
+  "shmem_team_sync on PE @PE@: team = ${addr} is not a team")
 tandem_shmem_failure(bad_root bad_root 1
   "shmem_long_broadcast on PE @PE@: PE_root = 99 is out of range")
 tandem_shmem_failure(bad_active_set bad_active_set 1
