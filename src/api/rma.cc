@@ -71,7 +71,7 @@ template <typename T>
 void strided(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst,
              ptrdiff_t sst, size_t block, size_t blocks, int pe) {
   pe = ctx_pe(call, ctx, pe);
-  if (nothing_to_move(call, block * blocks, pe)) return;
+  if (nothing_to_move(call, block == 0 || blocks == 0 ? 0 : 1, pe)) return;  // (the product may wrap)
   const size_t dest_bytes = strided_extent(call, "dst", dst, block, blocks) * sizeof(T);
   const size_t source_bytes = strided_extent(call, "sst", sst, block, blocks) * sizeof(T);
   check_buffer(call, "dest", dest, dest_bytes);
