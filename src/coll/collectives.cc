@@ -2,6 +2,14 @@
 
 namespace tandem::coll {
 
+void* scratch(size_t bytes, int which) {
+  thread_local std::vector<std::max_align_t> buffers[2];
+  std::vector<std::max_align_t>& buffer = buffers[which];
+  const size_t words = (bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
+  if (buffer.size() < words) buffer.resize(words);
+  return buffer.data();
+}
+
 bool pull(const char* call, void* dest, const void* source, size_t bytes, int pe) {
   if (bytes == 0) return false;
   const Target from = locate(call, "source", source, bytes, pe);

@@ -46,6 +46,11 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
 
 enum class Scan { None, Inclusive, Exclusive };
 
+// Working memory of this thread's collectives, kept from call to call and grown as needed:
+// a fresh large buffer would cost a page fault per page on every call (the allocator gives
+// such buffers back to the system when they are freed).  `which` names one of two buffers.
+void* scratch(size_t bytes, int which);
+
 // dest[i] = source[i] of the ranks in range (all, up to and including this PE, or before
 // it) folded with `fold` in rank order; an exclusive scan gives rank 0 T() (zero).
 template <typename T, typename Fold>
@@ -54,26 +59,27 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   check_buffer(call, "dest", dest, count * sizeof(T));
   check_buffer(call, "source", source, count * sizeof(T));
   const int ranks = scan == Scan::None ? g.size() : scan == Scan::Inclusive ? g.rank() + 1 : g.rank();
-  std::vector<T> result(count, T());
+  T* result = static_cast<T*>(scratch(count * sizeof(T), 0));
+  if (ranks == 0) std::fill(result, result + count, T());
   if (char* bank = count > 0 ? g.bank(count * sizeof(T)) : nullptr) {
     // Small: every PE's source in every PE's bank, one sync, then a fold of local memory.
     push_and_sync(g, bank, count * sizeof(T), source, 0);
     if (ranks > 0) {
       const T* in = reinterpret_cast<const T*>(bank);
-      memcpy(static_cast<void*>(result.data()), in, count * sizeof(T));
+      memcpy(static_cast<void*>(result), in, count * sizeof(T));
       for (int r = 1; r < ranks; ++r) {
         in += count;
         for (size_t i = 0; i < count; ++i) result[i] = fold(result[i], in[i]);
       }
     }
-    memcpy(static_cast<void*>(dest), result.data(), count * sizeof(T));
+    memcpy(static_cast<void*>(dest), result, count * sizeof(T));
     return;
   }
   g.sync();
   if (ranks > 0 && count > 0) {
     // Pieces small enough that every rank's part of one fits in about 1 MiB.
     const size_t piece = std::min(count, std::max<size_t>(1, (size_t{1} << 20) / (sizeof(T) * static_cast<size_t>(ranks))));
-    std::vector<T> fetched(piece * static_cast<size_t>(ranks));
+    T* fetched = static_cast<T*>(scratch(piece * static_cast<size_t>(ranks) * sizeof(T), 1));
     std::vector<const T*> inputs(static_cast<size_t>(ranks));
     for (size_t first = 0; first < count; first += piece) {
       const size_t n = std::min(piece, count - first);
@@ -99,7 +105,7 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
     }
   }
   g.sync();
-  if (count > 0) memcpy(static_cast<void*>(dest), result.data(), count * sizeof(T));
+  if (count > 0) memcpy(static_cast<void*>(dest), result, count * sizeof(T));
   g.finish();
 }
 
