@@ -38,12 +38,15 @@ TANDEM_API(int, team_split_strided, (shmem_team_t parent_team, int start, int st
   if (!team_given(call, "parent_team", parent_team)) return -1;
   tandem_team& parent = *parent_team;
   const int n = parent.size();
-  if (size < 1 || size > n) fatal(call, "size = %d is out of range: expected 1 <= size <= %d (the parent's PEs)", size, n);
-  if (start < 0 || start >= n) fatal(call, "start = %d is out of range: expected 0 <= start < %d", start, n);
-  if (stride == 0 && size > 1) fatal(call, "stride = 0 names one PE %d times: a stride of 0 needs size = 1", size);
+  // An invalid triplet is not an error: the split fails on every PE of the parent (they all
+  // see the same arguments), as the specification asks.
   const long last = start + static_cast<long>(stride) * (size - 1);
-  if (last < 0 || last >= n)
-    fatal(call, "start = %d, stride = %d, size = %d name parent rank %ld, outside 0 .. %d", start, stride, size, last, n - 1);
+  if (size < 1 || size > n || start < 0 || start >= n || (stride == 0 && size > 1) || last < 0 || last >= n) {
+    if (rt().config.debug)
+      warn(call, "start = %d, stride = %d, size = %d is no set of the parent's %d PEs: the split fails", start,
+           stride, size, n);
+    return -1;
+  }
   std::vector<int> members;
   for (int i = 0; i < size; ++i) members.push_back(start + i * stride);
   bool in = false;
@@ -62,7 +65,10 @@ TANDEM_API(int, team_split_2d, (shmem_team_t parent_team, int xrange, const shme
   *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
   if (!team_given(call, "parent_team", parent_team)) return -1;
   tandem_team& parent = *parent_team;
-  if (xrange < 1) fatal(call, "xrange = %d is not a positive number of PEs", xrange);
+  if (xrange < 1) {
+    if (rt().config.debug) warn(call, "xrange = %d is not a positive number of PEs: the split fails", xrange);
+    return -1;
+  }
   const int n = parent.size();
   if (xrange > n) xrange = n;
   // The parent's ranks fill a grid row by row, xrange to a row (the last may be short).

@@ -29,7 +29,6 @@
  *   garbage_team      shmem_team_sync on a pointer that is no team
  *   bad_root          shmem_long_broadcast on SHMEM_TEAM_WORLD from PE_root = 99
  *   bad_active_set    shmem_barrier with PE_size = 0
- *   bad_split         shmem_team_split_strided of SHMEM_TEAM_WORLD with size = 99
  *   team_ctx_pe       shmem_ctx_long_p on a SHMEM_TEAM_SHARED context to pe = 64
  *   win_no_epoch      shmemx_win_long_put with no epoch open (every PE made the window)
  *   win_outside       shmemx_win_putmem under a lock, to an object past the window's end
@@ -160,9 +159,6 @@ int main(int argc, char **argv) {
   } else if (strcmp(c, "bad_active_set") == 0) {
     static long psync[SHMEM_BARRIER_SYNC_SIZE];
     shmem_barrier(0, 0, 0, psync);
-  } else if (strcmp(c, "bad_split") == 0) {
-    shmem_team_t team;
-    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 99, NULL, 0, &team);
   } else if (strcmp(c, "team_ctx_pe") == 0) {
     shmem_ctx_t ctx;
     shmem_team_create_ctx(SHMEM_TEAM_SHARED, 0, &ctx);

@@ -141,6 +141,22 @@ int main(void) {
   shmem_team_destroy(again);
   CHECK(shmem_team_split_strided(SHMEM_TEAM_INVALID, 0, 1, 1, NULL, 0, &again) != 0 && again == SHMEM_TEAM_INVALID,
         "a split of SHMEM_TEAM_INVALID must fail");
+  /* Triplets that name no set of the parent's PEs: the split fails on every PE. */
+  {
+    const int bad[][3] = {{0, 1, 0}, {0, 1, npes + 1}, {-1, 1, 1}, {npes, 1, 1}, {0, 0, 2}, {0, 1, npes + 5},
+                          {npes - 1, 1, 2}, {0, -1, 2}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+      again = SHMEM_TEAM_WORLD;
+      CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, bad[i][0], bad[i][1], bad[i][2], NULL, 0, &again) != 0 &&
+                again == SHMEM_TEAM_INVALID,
+            "split_strided(start %d, stride %d, size %d) of %d PEs did not fail", bad[i][0], bad[i][1], bad[i][2],
+            npes);
+    }
+    shmem_team_t x = SHMEM_TEAM_WORLD, y = SHMEM_TEAM_WORLD;
+    CHECK(shmem_team_split_2d(SHMEM_TEAM_WORLD, 0, NULL, 0, &x, NULL, 0, &y) != 0 && x == SHMEM_TEAM_INVALID &&
+              y == SHMEM_TEAM_INVALID,
+          "split_2d with xrange 0 did not fail");
+  }
 
   /* Sessions: a batch of small puts between start and stop, completed by quiet. */
   shmem_ctx_session_config_t session = {.total_ops = 64};

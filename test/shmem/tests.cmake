@@ -270,8 +270,6 @@ tandem_shmem_failure(bad_root bad_root 1
   "shmem_long_broadcast on PE @PE@: PE_root = 99 is out of range")
 tandem_shmem_failure(bad_active_set bad_active_set 1
   "shmem_barrier on PE @PE@: PE_size = 0 is not a positive number of PEs")
-tandem_shmem_failure(bad_split bad_split 1
-  "shmem_team_split_strided on PE @PE@: size = 99 is out of range")
 tandem_shmem_failure(bad_team_ctx_pe team_ctx_pe 1
   "shmem_ctx_long_p on PE @PE@: pe = 64 is out of range for the context's team")
 tandem_shmem_failure(bad_win_no_epoch win_no_epoch 1
