@@ -142,6 +142,12 @@ suite_spec-examples() {
       { unbuilt+=("$n"); continue; }
     case $n in
       shmem_global_exit_example) prog -s 1 "$n" "1 2 4" "./$n.cx" ;;  # exits with 1 on purpose
+      # They address PE 1, or PE 0 waits for another PE: 2 PEs at least.
+      shmem_atomic_fetch_inc_example | shmem_atomic_inc_example | shmem_iput_example | \
+        shmem_p_example | shmem_put_example | shmem_test_example1)
+        prog "$n" "2 4" "./$n.cx" ;;
+      # They address PE 2: 3 PEs at least.
+      shmem_fence_example | shmem_quiet_example) prog "$n" "4" "./$n.cx" ;;
       *) prog "$n" "1 2 4" "./$n.cx" ;;
     esac
   done
