@@ -177,6 +177,8 @@ suite_isx() {
   # makefile's -std=c99 glibc hides struct timespec: build in gnu99 instead.
   [ -n "${SKIP_BUILD:-}" ] || build make -C "$d" CC=oshcc CFLAGS='-Wall -std=gnu99 -O2'
   fail_pattern='ERROR|FAIL'
+  # Every PE allocates a 1 GiB receive buffer (isx.c:82) and does not check for NULL.
+  export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-1536M}
   prog_dir=$d/bin
   prog isx.strong "1 2 4" ./isx.strong 1048576 /dev/null
   prog isx.weak "1 2 4" ./isx.weak 262144 /dev/null
