@@ -176,7 +176,7 @@ suite_isx() {
   # timer.h defines _GNU_SOURCE after isx.c has included system headers, so under the
   # makefile's -std=c99 glibc hides struct timespec: build in gnu99 instead.
   [ -n "${SKIP_BUILD:-}" ] || build make -C "$d" CC=oshcc CFLAGS='-Wall -std=gnu99 -O2'
-  fail_pattern='ERROR|FAIL'
+  fail_pattern='ERROR|FAIL|Failed'
   # Every PE allocates a 1 GiB receive buffer (isx.c:82) and does not check for NULL.
   export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-1536M}
   prog_dir=$d/bin
