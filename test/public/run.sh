@@ -1,0 +1,354 @@
+#!/bin/bash
+# run.sh SUITE DIR: builds a public OpenSHMEM test suite, extracted in DIR, against an
+# installed Tandem and runs its programs with 1, 2 and 4 PEs (or the counts a program needs)
+# in three placements:
+#   node    all PEs on one node             oshrun -n N
+#   vnodes  every PE its own virtual node   oshrun -n N --nodes N   (N > 1)
+#   2x2     2 nodes of 2 PEs                oshrun -n 4 --nodes 2   (N = 4)
+# A run passes when the job ends within the time limit with the expected status, its output
+# shows none of the suite's failure markers, and afterwards no PE process is alive and no
+# /dev/shm/tandem-<pid>-* file of a PE is left.  Prints a table (program x placement), a
+# count per placement, and exits 1 if anything failed.
+#
+# SUITE is one of: tests-uh, tests-mellanox, spec-examples, prk, isx, osu, openshmem-examples,
+# skampi (see the suite_* functions below for where each comes from and what is run).
+#
+# Environment: TANDEM_PREFIX (use $TANDEM_PREFIX/bin/oshcc and oshrun; default: the first on
+# PATH), TIMEOUT (seconds per run, default per suite), ONLY (a regular expression: run only
+# the programs whose name matches), PLACEMENTS (default "node vnodes 2x2"), SKIP_BUILD=1.
+# Logs: DIR/tandem-logs/<program>.<N>.<placement>.log.
+set -u
+
+usage() {
+  sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//' >&2
+  exit 2
+}
+[ $# -eq 2 ] || usage
+suite=$1
+dir=$(cd "$2" 2>/dev/null && pwd) || { echo "run.sh: no directory $2" >&2; exit 2; }
+
+die() { echo "run.sh: $*" >&2; exit 2; }
+
+# --- the Tandem under test ----------------------------------------------------------------
+if [ -n "${TANDEM_PREFIX:-}" ]; then
+  bindir=$TANDEM_PREFIX/bin
+else
+  bindir=$(dirname "$(command -v oshcc || echo /nonexistent/oshcc)")
+fi
+oshcc=$bindir/oshcc
+oshrun=$bindir/oshrun
+[ -x "$oshcc" ] && [ -x "$oshrun" ] || die "no oshcc/oshrun in $bindir (set TANDEM_PREFIX)"
+# Open MPI installs an oshcc and an oshrun too; make sure these are Tandem's.
+"$oshcc" --showme 2>/dev/null | grep -q -- '-ltandem' ||
+  die "$oshcc is not Tandem's oshcc (its --showme does not link -ltandem)"
+"$oshrun" --version 2>/dev/null | grep -q 'Tandem' || die "$oshrun is not Tandem's oshrun"
+export PATH=$bindir:$PATH  # the suites' makefiles call plain `oshcc`
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+# --- the program list -----------------------------------------------------------------------
+# prog [-s STATUS] [-t SECONDS] NAME "PE-COUNTS" COMMAND...   (COMMAND runs in $prog_dir)
+unbuilt=()  # programs that did not compile
+names=() counts=() statuses=() limits=() cwds=() commands=()
+prog_dir=$dir
+fail_pattern=''  # a suite's own failure markers in the output (extended regex)
+default_timeout=60
+prog() {
+  local status=0 limit=''
+  while [ $# -gt 0 ]; do
+    case $1 in
+      -s) status=$2; shift 2 ;;
+      -t) limit=$2; shift 2 ;;
+      *) break ;;
+    esac
+  done
+  names+=("$1"); counts+=("$2"); statuses+=("$status"); limits+=("$limit")
+  cwds+=("$prog_dir"); shift 2
+  commands+=("$(printf '%q ' "$@")")
+}
+
+build_log=$dir/tandem-build.log
+# Runs a build step, keeping its output in tandem-build.log.
+build() {
+  echo "+ $*" >>"$build_log"
+  "$@" >>"$build_log" 2>&1
+}
+
+# Records the programs of SRC-DIR/*.c that a makefile did not turn into *.EXT.
+check_built() {
+  local f
+  for f in "$1"/*.c; do
+    [ -e "${f%.c}.$2" ] || unbuilt+=("$(basename "$f" .c)")
+  done
+}
+
+# --- per-suite knowledge --------------------------------------------------------------------
+
+# A checkout of openshmem-org/tests-uh: the C feature tests, each prints Passed/Failed.
+suite_tests-uh() {
+  local d=$dir/feature_tests/C f
+  [ -n "${SKIP_BUILD:-}" ] || build make -C "$d" -k CC=oshcc
+  check_built "$d" x
+  fail_pattern='Failed'
+  prog_dir=$d
+  for f in "$d"/*.x; do
+    [ -e "$f" ] || continue
+    f=$(basename "$f")
+    case $f in
+      test_shmem_global_exit.x) prog -s 99 "${f%.x}" "1 2 4" "./$f" ;;  # exits with 99 on purpose
+      # They check against PE 1 (accessible.c:56) or against the OR of PEs 0 and 1
+      # (reduction.c:637): 2 PEs at least.
+      test_shmem_accessible.x | test_shmem_reduction.x) prog "${f%.x}" "2 4" "./$f" ;;
+      *) prog "${f%.x}" "1 2 4" "./$f" ;;
+    esac
+  done
+}
+
+# A checkout of openshmem-org/tests-mellanox: the verifier (oshmem_test), one run per task
+# group, 4 PEs.  configure looks for libraries by Open MPI's names, so it is told what Tandem
+# has; nbi/osh_nbi_tc1.c and tc2.c include mpi.h without using it, so an empty one is given.
+suite_tests-mellanox() {
+  local d=$dir/verifier g
+  if [ -z "${SKIP_BUILD:-}" ]; then
+    mkdir -p "$dir/tandem-shim" && : >"$dir/tandem-shim/mpi.h"
+    (cd "$d" && build ./autogen.sh &&
+      build ./configure CC=oshcc --disable-mpi --enable-quick-tests \
+        ac_cv_lib_oshmem_shmem_getmem_nbi=yes ac_cv_lib_open_pal_opal_progress=no &&
+      build make -j2 CPPFLAGS="-I$dir/tandem-shim")
+  fi
+  [ -x "$d/oshmem_test" ] || unbuilt+=(oshmem_test)
+  default_timeout=300
+  fail_pattern='FAIL'
+  prog_dir=$d
+  for g in atomic basic coll data lock reduce sync stride nbi misc; do
+    prog "verifier-$g" "4" ./oshmem_test exec --task="$g"
+  done
+}
+
+# A checkout of openshmem-org/specification: the C programs in example_code.  Those without
+# a main (a scan helper, the profiling-interface wrappers) are only compiled; the MPI hybrids
+# are left out.
+suite_spec-examples() {
+  local d=$dir/example_code f n
+  [ -d "$d" ] || d=$dir
+  prog_dir=$d
+  for f in "$d"/*.c; do
+    n=$(basename "$f" .c)
+    case $n in hybrid_mpi*) continue ;; esac
+    if ! grep -q 'main *(' "$f"; then
+      [ -n "${SKIP_BUILD:-}" ] || build oshcc -Wall -Wextra -c -o "$d/$n.o" "$f" || unbuilt+=("$n")
+      continue
+    fi
+    [ -n "${SKIP_BUILD:-}" ] || build oshcc -Wall -Wextra -fopenmp -o "$d/$n.cx" "$f" -lm ||
+      { unbuilt+=("$n"); continue; }
+    case $n in
+      shmem_global_exit_example) prog -s 1 "$n" "1 2 4" "./$n.cx" ;;  # exits with 1 on purpose
+      # They address PE 1, or PE 0 waits for another PE: 2 PEs at least.
+      shmem_atomic_fetch_inc_example | shmem_atomic_inc_example | shmem_iput_example | \
+        shmem_p_example | shmem_put_example | shmem_test_example1)
+        prog "$n" "2 4" "./$n.cx" ;;
+      # They address PE 2: 3 PEs at least.
+      shmem_fence_example | shmem_quiet_example) prog "$n" "4" "./$n.cx" ;;
+      *) prog "$n" "1 2 4" "./$n.cx" ;;
+    esac
+  done
+}
+
+# A checkout of ParRes/Kernels: SHMEM/Synch_p2p, Stencil, Transpose (and transpose_a2a).
+suite_prk() {
+  local d=$dir/SHMEM
+  if [ -z "${SKIP_BUILD:-}" ]; then
+    [ -e "$dir/common/make.defs" ] || printf 'SHMEMCC=oshcc\nDEFAULT_OPT_FLAGS=-O2\n' >"$dir/common/make.defs"
+    build make -C "$d/Synch_p2p" p2p
+    build make -C "$d/Stencil" stencil
+    build make -C "$d/Transpose" transpose
+    build make -C "$d/Transpose" PROGRAM=transpose_a2a transpose_a2a
+  fi
+  fail_pattern='ERROR|[Ff]ail'
+  prog_dir=$d/Synch_p2p; prog p2p "1 2 4" ./p2p 10 1000 100
+  prog_dir=$d/Stencil; prog stencil "1 2 4" ./stencil 10 1000
+  prog_dir=$d/Transpose; prog transpose "1 2 4" ./transpose 10 1024 32
+  prog transpose_a2a "1 2 4" ./transpose_a2a 10 1024
+}
+
+# A checkout of ParRes/ISx: SHMEM/ (strong, weak and weak-isobucket scaling).
+suite_isx() {
+  local d=$dir/SHMEM
+  # timer.h defines _GNU_SOURCE after isx.c has included system headers, so under the
+  # makefile's -std=c99 glibc hides struct timespec: build in gnu99 instead.
+  [ -n "${SKIP_BUILD:-}" ] || build make -C "$d" CC=oshcc CFLAGS='-Wall -std=gnu99 -O2'
+  fail_pattern='ERROR|FAIL|Failed'
+  # Every PE allocates a 1 GiB receive buffer (isx.c:82) and does not check for NULL.
+  export SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-1536M}
+  prog_dir=$d/bin
+  prog isx.strong "1 2 4" ./isx.strong 1048576 /dev/null
+  prog isx.weak "1 2 4" ./isx.weak 262144 /dev/null
+  prog isx.weak_iso "1 2 4" ./isx.weak_iso 262144 /dev/null
+}
+
+# A copy of the OSU micro-benchmarks (7.x): c/openshmem, compiled directly with oshcc.
+suite_osu() {
+  local d=$dir/c/openshmem out=$dir/tandem-bin f n
+  if [ -z "${SKIP_BUILD:-}" ]; then
+    mkdir -p "$out"
+    for f in "$d"/osu_oshm_*.c; do
+      n=$(basename "$f" .c)
+      build oshcc -O2 -I"$dir/c/util" -o "$out/$n" "$f" "$dir/c/util/osu_util.c" \
+        "$dir/c/util/osu_util_pgas.c" -lm -lpthread
+    done
+  fi
+  default_timeout=120
+  prog_dir=$out
+  for f in "$out"/osu_oshm_*; do
+    [ -x "$f" ] || continue
+    n=$(basename "$f")
+    case $n in
+      osu_oshm_put | osu_oshm_get | osu_oshm_put_nb | osu_oshm_get_nb | osu_oshm_put_overlap)
+        prog "$n" "2" "./$n" heap ;;  # exactly two PEs
+      osu_oshm_atomics | osu_oshm_*_mr*) prog "$n" "2 4" "./$n" heap ;;  # pairs of PEs
+      *) prog "$n" "2 4" "./$n" ;;  # the collectives refuse to run on one PE
+    esac
+  done
+}
+
+# A checkout of openshmem-org/openshmem-examples: the C programs in c/, compiled one by one
+# (the makefile does not link libm, which shmem_2dheat.c needs).  cache.c is left out: it
+# calls the cache routines that OpenSHMEM 1.4 removed.
+suite_openshmem-examples() {
+  local d=$dir/c f n
+  prog_dir=$d
+  for f in "$d"/*.c; do
+    n=$(basename "$f" .c)
+    case $n in cache) continue ;; esac
+    [ -n "${SKIP_BUILD:-}" ] || build oshcc -g -O2 -std=c11 -o "$d/$n.x" "$f" -lm ||
+      { unbuilt+=("$n"); continue; }
+    case $n in
+      global_exit) prog -s 99 "$n" "1 2 4" "./$n.x" ;;
+      *) prog "$n" "1 2 4" "./$n.x" ;;
+    esac
+  done
+}
+
+# A checkout of coti/SKaMPI, configured for OpenSHMEM; runs its shmem.ski input.
+suite_skampi() {
+  if [ -z "${SKIP_BUILD:-}" ]; then
+    (cd "$dir" && build ./configure CC=oshcc --enable-openshmem --disable-mpi && build make -j2)
+  fi
+  default_timeout=300
+  prog_dir=$dir
+  prog skampi-shmem "2 4" ./skampi -i ski/shmem.ski
+}
+
+declare -F "suite_$suite" >/dev/null || die "unknown suite '$suite'"
+: >"$build_log"
+"suite_$suite"
+[ ${#names[@]} -gt 0 ] || [ ${#unbuilt[@]} -gt 0 ] || die "nothing built for $suite; see $build_log"
+
+# --- running --------------------------------------------------------------------------------
+logs=$dir/tandem-logs
+mkdir -p "$logs"
+# Each PE starts through this wrapper, which records its pid and then becomes the program.
+wrapper=$logs/record-pid.sh
+printf '#!/bin/sh\necho $$ >>"$TANDEM_PUBLIC_PIDS"\nexec "$@"\n' >"$wrapper"
+chmod +x "$wrapper"
+
+placements=${PLACEMENTS:-node vnodes 2x2}
+declare -A result   # [index.N.placement] = pass | FAIL(reason)
+declare -A npass nfail
+
+# The oshrun options of a placement for N PEs, or nothing when it does not apply.
+placement_options() {
+  case $1 in
+    node) echo "-n $2" ;;
+    vnodes) [ "$2" -gt 1 ] && echo "-n $2 --nodes $2" ;;
+    2x2) [ "$2" -eq 4 ] && echo "-n 4 --nodes 2" ;;
+  esac
+}
+
+# Checks a finished job's PEs (pids in $1): kills any that lives, removes their files in
+# /dev/shm; prints what it found.
+leftovers() {
+  local pid found=''
+  [ -s "$1" ] || return 0
+  sleep 0.5
+  while read -r pid; do
+    if [ -e "/proc/$pid" ] && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; then
+      found+=" process-$pid"
+      kill -9 "$pid" 2>/dev/null
+    fi
+  done <"$1"
+  while read -r pid; do
+    for f in /dev/shm/tandem-"$pid"-*; do
+      [ -e "$f" ] || continue
+      found+=" $(basename "$f")"
+      rm -f "$f"
+    done
+  done <"$1"
+  echo "$found"
+}
+
+for i in "${!names[@]}"; do
+  name=${names[$i]}
+  [[ -z "${ONLY:-}" || $name =~ $ONLY ]] || continue
+  for n in ${counts[$i]}; do
+    for p in $placements; do
+      opts=$(placement_options "$p" "$n") || continue
+      [ -n "$opts" ] || continue
+      log=$logs/$name.$n.$p.log
+      pids=$logs/$name.$n.$p.pids
+      : >"$pids"
+      limit=${limits[$i]:-${TIMEOUT:-$default_timeout}}
+      cmd="cd ${cwds[$i]} && $oshrun $opts ${commands[$i]}"
+      echo "\$ $cmd" >"$log"
+      start=$SECONDS
+      (cd "${cwds[$i]}" && TANDEM_PUBLIC_PIDS=$pids \
+        eval timeout -k 10 "$limit" "$oshrun" $opts "$wrapper" "${commands[$i]}") >>"$log" 2>&1 </dev/null
+      status=$?
+      elapsed=$((SECONDS - start))
+      left=$(leftovers "$pids")
+      echo "# status $status, ${elapsed}s${left:+, left over:$left}" >>"$log"
+      if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+        r="FAIL(timeout ${limit}s)"
+      elif [ "$status" -ne "${statuses[$i]}" ]; then
+        r="FAIL(status $status)"
+      elif [ -n "$fail_pattern" ] && grep -Eq "$fail_pattern" "$log"; then
+        r="FAIL(output)"
+      else
+        r=pass
+      fi
+      [ -n "$left" ] && r="FAIL(left over:$left)"
+      result[$i.$n.$p]=$r
+      if [ "$r" = pass ]; then npass[$p]=$((${npass[$p]:-0} + 1)); else nfail[$p]=$((${nfail[$p]:-0} + 1)); fi
+      printf '  %-40s %-2s %-7s %s (%ss)\n' "$name" "$n" "$p" "$r" "$elapsed" >&2
+    done
+  done
+done
+
+# --- report ---------------------------------------------------------------------------------
+echo
+echo "Suite $suite in $dir (Tandem: $bindir)"
+printf '%-40s %3s' program N
+for p in $placements; do printf ' %-14s' "$p"; done
+echo
+any_failed=0
+for i in "${!names[@]}"; do
+  [[ -z "${ONLY:-}" || ${names[$i]} =~ $ONLY ]] || continue
+  for n in ${counts[$i]}; do
+    printf '%-40s %3s' "${names[$i]}" "$n"
+    for p in $placements; do
+      r=${result[$i.$n.$p]:--}
+      case $r in FAIL*) any_failed=1 ;; esac
+      printf ' %-14s' "${r:0:14}"
+    done
+    echo
+  done
+done
+echo
+if [ ${#unbuilt[@]} -gt 0 ]; then
+  echo "did not build (${#unbuilt[@]}, see $build_log): ${unbuilt[*]}"
+  any_failed=1
+fi
+for p in $placements; do
+  printf 'placement %-7s passed %3d  failed %3d\n' "$p" "${npass[$p]:-0}" "${nfail[$p]:-0}"
+done
+echo "Logs: $logs"
+exit $any_failed
