@@ -65,13 +65,19 @@ TANDEM_API(void*, calloc, (size_t count, size_t size)) {
 }
 
 TANDEM_API(void*, align, (size_t alignment, size_t size)) {
-  // An alignment of 0 asks for none in particular, as with memalign: the heap's granule.
-  if (alignment == 0) alignment = SymmetricAllocator::kGranule;
-  if (!is_power_of_two(alignment))
-    fatal(TANDEM_CALL, "alignment = %zu is not a power of two", alignment);
-  if (alignment > kHeapAlignment)
-    fatal(TANDEM_CALL, "alignment = %zu is larger than the %zu bytes the symmetric heap is aligned to",
-          alignment, kHeapAlignment);
+  // An alignment that is not a power of two (0 included) gets no memory, on every PE alike
+  // (they all pass the same arguments), as in Open MPI's OSHMEM; public suites check it.
+  if (!is_power_of_two(alignment)) {
+    check_ready(TANDEM_CALL);
+    warn(TANDEM_CALL, "alignment = %zu is not a power of two: no memory is allocated", alignment);
+    return nullptr;
+  }
+  if (alignment > kHeapAlignment) {
+    check_ready(TANDEM_CALL);
+    warn(TANDEM_CALL, "alignment = %zu is larger than the %zu bytes the symmetric heap is aligned to: no memory is allocated",
+         alignment, kHeapAlignment);
+    return nullptr;
+  }
   return allocate_collectively(TANDEM_CALL, size, alignment);
 }
 
@@ -89,7 +95,14 @@ TANDEM_API(void*, realloc, (void* ptr, size_t size)) {
     pshmem_free(ptr);
     return nullptr;
   }
-  const size_t old_size = heap_block_size(TANDEM_CALL, ptr);
+  // A pointer that is no live block (freed already, or never allocated) gets no memory, on
+  // every PE alike, as in Open MPI's OSHMEM; public suites check it.
+  const std::optional<size_t> block = heap_block_size(ptr);
+  if (!block) {
+    warn(TANDEM_CALL, "ptr = %p was not returned by shmem_malloc (or was freed already): no memory is allocated", ptr);
+    return nullptr;
+  }
+  const size_t old_size = *block;
   scheduler().quiet(TANDEM_CALL);
   team_sync(TANDEM_CALL, tandem_team_world);
   void* fresh = heap_allocate(TANDEM_CALL, size, SymmetricAllocator::kGranule);

@@ -126,13 +126,11 @@ void heap_release(const char* call, void* ptr) {
     fatal(call, "ptr = %p was not returned by shmem_malloc (or was freed already)", ptr);
 }
 
-size_t heap_block_size(const char* call, const void* ptr) {
+std::optional<size_t> heap_block_size(const void* ptr) {
   Runtime& r = rt();
   std::lock_guard<std::mutex> lock(r.heap_mutex);
-  auto size = r.heap.contains(ptr) ? r.allocator->block_size(static_cast<size_t>(static_cast<const char*>(ptr) - r.heap.base))
-                                   : std::nullopt;
-  if (!size) fatal(call, "ptr = %p was not returned by shmem_malloc (or was freed already)", ptr);
-  return *size;
+  return r.heap.contains(ptr) ? r.allocator->block_size(static_cast<size_t>(static_cast<const char*>(ptr) - r.heap.base))
+                              : std::nullopt;
 }
 
 Target locate_slow(const char* call, const char* what, const void* addr, size_t len, int pe) {

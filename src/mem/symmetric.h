@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,7 @@ constexpr size_t kHeapAlignment = size_t{1} << 30;
 void* heap_allocate(const char* call, size_t size, size_t alignment);
 // Frees a block; a pointer that is not the start of a heap block is an error.
 void heap_release(const char* call, void* ptr);
-// Size of the heap block starting at ptr (an error if there is none).
-size_t heap_block_size(const char* call, const void* ptr);
+// Size of the heap block starting at ptr, if one does.
+std::optional<size_t> heap_block_size(const void* ptr);
 
 }  // namespace tandem

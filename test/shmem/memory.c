@@ -113,11 +113,11 @@ static void test_calloc(void) {
 }
 
 static void test_align(void) {
-  /* Alignment 0 asks for no particular alignment (as memalign does). */
-  unsigned char *any = shmem_align(0, 100);
-  CHECK(any != NULL, "shmem_align(0, 100) failed");
-  if (any) exchange_through(any, 100, 4, "shmem_align(0) block");
-  shmem_free(any);
+  /* An alignment that is not a power of two gets no memory (a warning on stderr). */
+  if (me == 0) fprintf(stderr, "memory: three warnings about alignments are expected next\n");
+  CHECK(shmem_align(0, 100) == NULL, "shmem_align(0, 100) did not fail");
+  CHECK(shmem_align(48, 100) == NULL, "shmem_align(48, 100) did not fail");
+  CHECK(shmemalign(3, 100) == NULL, "shmemalign(3, 100) did not fail");
   for (size_t alignment = 1; alignment <= 2 * MiB; alignment <<= 1) {
     unsigned char *p = shmem_align(alignment, 100);
     CHECK(p != NULL, "shmem_align(%zu, 100) failed", alignment);
@@ -172,6 +172,11 @@ static void test_realloc(void) {
   if (q) exchange_through((unsigned char *)q, 4096, 13, "shrealloc block");
   shmem_free(q);
   shmem_free(blocker);
+  /* A pointer that is no block any more gets no memory (and a warning). */
+  if (me == 0) fprintf(stderr, "memory: a warning about a freed pointer is expected next\n");
+  int *gone = shmem_malloc(64);
+  shmem_free(gone);
+  CHECK(shmem_realloc(gone, 128) == NULL, "shmem_realloc of a freed pointer did not fail");
 }
 
 static void test_hints(void) {

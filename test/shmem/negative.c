@@ -39,7 +39,6 @@
  *   win_acc_real      shmemx_win_double_accumulate with SHMEMX_WIN_BAND, under a lock
  *   win_acc_align     shmemx_win_long_accumulate to a dest 4 bytes into the window
  *   bad_free          shmem_free of a pointer that shmem_malloc did not return
- *   bad_align         shmem_align with alignment = 48
  *   negative_pe       shmem_long_atomic_fetch_add to pe = -1
  *   global_exit       shmem_global_exit(3) from the last PE
  *   none              no bad call: exits 0 (a control for the test driver)
@@ -184,8 +183,6 @@ int main(int argc, char **argv) {
       shmemx_win_long_accumulate(win, (long *)(object + 4), (const long *)src, 1, SHMEMX_WIN_SUM, 0);
   } else if (strcmp(c, "bad_free") == 0) {
     shmem_free(object + 8);
-  } else if (strcmp(c, "bad_align") == 0) {
-    shmem_align(48, 100);
   } else if (strcmp(c, "negative_pe") == 0) {
     shmem_long_atomic_fetch_add((long *)object, 1, -1);
   } else if (strcmp(c, "global_exit") == 0) {

@@ -292,8 +292,6 @@ tandem_shmem_failure(bad_free bad_free 1
   "shmem_free on PE @PE@: ptr = ${addr} was not returned by shmem_malloc")
 tandem_shmem_failure(bad_thread_level bad_thread_level 1
   "shmem_init_thread on a PE not yet initiali[sz]ed \\(pid [0-9]+\\): requested = 7 is not a thread level")
-tandem_shmem_failure(bad_align bad_align 1
-  "shmem_align on PE @PE@: alignment = 48 is not a power of two")
 # shmem_global_exit(3) on the last PE: the job's status is 3.
 tandem_shmem_failure(global_exit global_exit 3 "")
 # The last PE crashes (SIGSEGV) while the others wait in a barrier: it dies of the signal
