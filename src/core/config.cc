@@ -12,7 +12,7 @@ const std::vector<ConfigEntry>& config_table() {
       {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", "512M",
        "bytes of symmetric heap per PE (suffixes K, M, G); pages are used only when touched"},
       {"SHMEM_DEBUG", "SMA_DEBUG", "0",
-       "1 turns on costly argument checks (object bounds, collective agreement)"},
+       "1 turns on costly argument checks (bounds of heap objects and of globals, collective agreement)"},
       {"SHMEM_INFO", "SMA_INFO", "0", "1 makes PE 0 print every variable and its value at init"},
       {"SHMEM_VERSION", "SMA_VERSION", "0", "1 makes PE 0 print the library version at init"},
       {"TANDEM_VIRTUAL_NODES", nullptr, "1",

@@ -22,6 +22,7 @@ int find_in_main_program(struct dl_phdr_info* info, size_t, void* out) {
   // The first object reported is the main program.
   auto* range = static_cast<DataRange*>(out);
   const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  range->load_bias = info->dlpi_addr;
   uintptr_t relro_end = 0;
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];

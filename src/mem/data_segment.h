@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "mem/shared_file.h"
 
@@ -14,6 +15,7 @@ namespace tandem {
 struct DataRange {
   char* start = nullptr;
   size_t size = 0;
+  uintptr_t load_bias = 0;  // where the executable was loaded (its symbols' values + this)
 };
 
 // The page-aligned writable range of the main executable that follows RELRO.

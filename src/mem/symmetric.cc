@@ -8,6 +8,7 @@
 
 #include "core/runtime.h"
 #include "mem/data_segment.h"
+#include "mem/global_objects.h"
 #include "mem/target.h"
 
 namespace tandem {
@@ -27,6 +28,9 @@ struct Card {
 
 size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
 
+// SHMEM_DEBUG only: the globals' extents, read once at init and never changed after.
+const GlobalObjectTable* global_objects = nullptr;
+
 }  // namespace
 
 void symmetric_prepare(const char* call) {
@@ -37,6 +41,11 @@ void symmetric_prepare(const char* call) {
     r.data_file = share_data_segment(call, range);
     r.data.base = range.start;
     r.data.size = range.size;
+    if (r.config.debug && global_objects == nullptr) {
+      const auto lo = reinterpret_cast<uintptr_t>(range.start);
+      global_objects = new GlobalObjectTable(
+          GlobalObjectTable::from_executable(range.load_bias, lo, lo + range.size));
+    }
   }
   const size_t page = page_size();
   const size_t size = (r.config.symmetric_size + kInternalReserve + page - 1) / page * page;
@@ -153,6 +162,14 @@ Target locate_slow(const char* call, const char* what, const void* addr, size_t 
     if (offset + len > block->first + block->second)
       fatal(call, "%s = %p with %zu bytes runs past the end of its %zu-byte object", what, addr,
             len, block->second);
+  }
+  if (r.config.debug && seg == &r.data && len > 0 && global_objects != nullptr) {
+    // Only a transfer that starts inside a known object is bounded: one that starts in the
+    // padding between objects, or in data without a symbol, has no extent to check against.
+    const GlobalObject* object = global_objects->containing(reinterpret_cast<uintptr_t>(addr));
+    if (object != nullptr && reinterpret_cast<uintptr_t>(addr) - object->start + len > object->size)
+      fatal(call, "%s = %p with %zu bytes runs past the end of its %zu-byte object (the global%s%s)",
+            what, addr, len, object->size, object->name.empty() ? "" : " ", object->name.c_str());
   }
   char* peer = seg->peer_base[static_cast<size_t>(pe)];
   return Target{peer ? peer + offset : nullptr, pe, seg == &r.heap ? kHeapSegment : kDataSegment, offset};

@@ -397,7 +397,8 @@ void Transport::mark_written(int pe) {
   if (!ordered_ || __atomic_load_n(&dirty_flag_[static_cast<size_t>(pe)], __ATOMIC_RELAXED)) return;
   std::lock_guard<std::mutex> lock(dirty_mutex_);
   if (dirty_flag_[static_cast<size_t>(pe)]) return;
-  dirty_flag_[static_cast<size_t>(pe)] = 1;
+  // Atomic, as the unlocked look above reads it while other threads' writes may be going on.
+  __atomic_store_n(&dirty_flag_[static_cast<size_t>(pe)], 1, __ATOMIC_RELAXED);
   dirty_.push_back(pe);
 }
 

@@ -189,7 +189,7 @@ void Transport::quiet(const char* call) {
     {
       std::lock_guard<std::mutex> lock(dirty_mutex_);
       written.swap(dirty_);
-      for (int pe : written) dirty_flag_[static_cast<size_t>(pe)] = 0;
+      for (int pe : written) __atomic_store_n(&dirty_flag_[static_cast<size_t>(pe)], 0, __ATOMIC_RELAXED);
     }
     sink.resize(written.size());
     for (size_t i = 0; i < written.size(); ++i)

@@ -21,6 +21,9 @@
  *   notify_pe         shmemx_long_get_notify_nbi from pe = 9
  *   debug_overrun     shmem_putmem of 4096 bytes into a 64-byte object that is followed
  *                     by another object (run with SHMEM_DEBUG=1)
+ *   global_put_overrun  shmem_long_put of 8 elements into a static long[4] (run with
+ *                     SHMEM_DEBUG=1)
+ *   global_get_overrun  shmem_long_get of 8 elements from a static long[4] (SHMEM_DEBUG=1)
  *   invalid_ctx       shmem_ctx_int_put with SHMEM_CTX_INVALID
  *   invalid_team      shmem_int_sum_reduce on SHMEM_TEAM_INVALID
  *   destroyed_ctx     shmem_ctx_long_put on a context destroyed before
@@ -42,6 +45,9 @@
  *   negative_pe       shmem_long_atomic_fetch_add to pe = -1
  *   global_exit       shmem_global_exit(3) from the last PE
  *   none              no bad call: exits 0 (a control for the test driver)
+ *   global_exact      no bad call either: every PE puts and gets exactly the 4 elements of
+ *                     the static long[4] of the overrun cases, checks them and exits 0 (the
+ *                     SHMEM_DEBUG bounds of globals must let an exact fit through)
  */
 #include <signal.h>
 
@@ -50,6 +56,8 @@
 #include "common.h"
 
 static int global_int[4];
+/* Initialised, so in .data: .bss follows it, and a short overrun stays inside the segment. */
+static long bounded[4] = {1, 2, 3, 4};
 
 static void usage(const char *argv0) {
   fprintf(stderr, "usage: %s CASE (see the source for the list)\n", argv0);
@@ -97,6 +105,22 @@ int main(int argc, char **argv) {
     shmem_finalize();
     return 0;
   }
+  if (strcmp(c, "global_exact") == 0) {
+    const int right = (me + 1) % npes;
+    long mine[4] = {me, me + 1, me + 2, me + 3}, fetched[4];
+    shmem_long_put(bounded, mine, 4, right);
+    shmem_barrier_all();
+    const int left = (me + npes - 1) % npes;
+    for (int i = 0; i < 4; ++i) CHECK(bounded[i] == left + i, "bounded[%d] = %ld after put", i, bounded[i]);
+    shmem_long_get(fetched, bounded, 4, right);
+    for (int i = 0; i < 4; ++i) CHECK(fetched[i] == me + i, "fetched[%d] = %ld after get", i, fetched[i]);
+    shmem_long_p(&bounded[3], -1, right);
+    shmem_barrier_all();
+    CHECK(bounded[3] == -1, "bounded[3] = %ld after p", bounded[3]);
+    free(big);
+    shmem_finalize();
+    return 0;
+  }
   if (me != culprit) {
     /* Innocent PEs wait here until the launcher ends the job (twice: shmem_free, in the
      * bad_free case, is collective and gets the culprit through one barrier first). */
@@ -138,6 +162,12 @@ int main(int argc, char **argv) {
     shmemx_long_get_notify_nbi((long *)src, (long *)object, 2, 9, 1);
   } else if (strcmp(c, "debug_overrun") == 0) {
     shmem_putmem(object, big, 4096, 0);
+  } else if (strcmp(c, "global_put_overrun") == 0) {
+    long lsrc[8] = {0};
+    shmem_long_put(bounded, lsrc, 8, 0);
+  } else if (strcmp(c, "global_get_overrun") == 0) {
+    long ldst[8];
+    shmem_long_get(ldst, bounded, 8, 0);
   } else if (strcmp(c, "invalid_ctx") == 0) {
     shmem_ctx_int_put(SHMEM_CTX_INVALID, global_int, src, 4, 0);
   } else if (strcmp(c, "invalid_team") == 0) {

@@ -217,6 +217,9 @@ unset(T_ENV)
 foreach(program rma_sized globals signal atomics p2p edge_cases memory)
   tandem_shmem_test(${program}_debug PROGRAM ${program} NP 2 ENV SHMEM_DEBUG=1 ONE_NODE)
 endforeach()
+# Transfers that fill a global exactly, to it and from it, pass the globals' bounds check
+# in every placement.
+tandem_shmem_test(globals_debug_exact PROGRAM negative ARGS global_exact ENV SHMEM_DEBUG=1)
 
 # One bad call each: the job must end with status 1 and a message naming the call, the PE
 # and the argument.
@@ -253,6 +256,13 @@ tandem_shmem_failure(bad_notify_pe notify_pe 1
   "shmemx_long_get_notify_nbi on PE @PE@: pe = 9 is out of range")
 tandem_shmem_failure(bad_debug_overrun debug_overrun 1
   "shmem_putmem on PE @PE@: dest = ${addr} with 4096 bytes runs past the end of its [0-9]+-byte object"
+  ENV SHMEM_DEBUG=1)
+# The same for globals: their extents come from the executable's symbol table.
+tandem_shmem_failure(bad_global_put_overrun global_put_overrun 1
+  "shmem_long_put on PE @PE@: dest = ${addr} with 64 bytes runs past the end of its 32-byte object \\(the global bounded\\)"
+  ENV SHMEM_DEBUG=1)
+tandem_shmem_failure(bad_global_get_overrun global_get_overrun 1
+  "shmem_long_get on PE @PE@: source = ${addr} with 64 bytes runs past the end of its 32-byte object \\(the global bounded\\)"
   ENV SHMEM_DEBUG=1)
 tandem_shmem_failure(bad_invalid_ctx invalid_ctx 1
   "shmem_ctx_int_put on PE @PE@: ctx = SHMEM_CTX_INVALID")
