@@ -169,6 +169,10 @@ void runtime_init(const char* call, int requested_threads) {
     notify::poll();
     network_transport().poll("progress");
   } : notify::poll;
+  r.look = r.spans_nodes ? [] {
+    notify::poll();
+    network_transport().look();
+  } : notify::poll;
   // PEs on several nodes: atomics on the provider's types go through the network, also to
   // node peers; the scheduler keeps CPU atomics for the others.
   scheduler().configure(r.config.defer_auto ? Scheduler::kAutoThreshold : r.config.defer_threshold, network,
@@ -239,12 +243,14 @@ void runtime_finalize(const char* call) {
     scheduler().quiet(call);
     r.boot.fence(call);
     r.progress = notify::poll;
+    r.look = notify::poll;
     progress_thread().stop();
     scheduler().configure(~size_t{0}, nullptr);
     scheduler().set_progress_thread(false, false, false);
     network_transport().close();
   }
   r.progress = nullptr;
+  r.look = nullptr;
   r.initialized = false;
   r.finalized = true;
   r.boot.finalize();

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/types.h>
+
 #include "core/spin_lock.h"
 
 struct fi_info;
@@ -30,6 +32,7 @@ struct fid_cq;
 struct fid_cntr;
 struct fid_mr;
 struct fi_msg_rma;
+struct fi_cq_data_entry;
 struct fi_rma_iov;
 struct iovec;
 
@@ -155,6 +158,13 @@ class Transport {
   // Drives the provider's progress (incoming RMA for manual-progress providers) and serves
   // the software atomics that arrived.
   void progress();
+  // One look at the network for a call that a PE may spin on without waiting in the library
+  // (a test, a signal fetch, a wait whose condition already holds, an atomic or copy on
+  // node-local memory): writes the open batch, then one read of the completion queue, which
+  // with a manual-progress provider is what lets peers' operations on this PE land and this
+  // PE's own queued operations leave.  It never waits for the lock: a thread holding it is
+  // in the provider, progressing the endpoint already.
+  void look();
   // Drives progress, sleeping in the provider's wait object for up to `timeout_us` when
   // nothing happens (open() with `waitable`); wake() ends the sleep early.  A provider
   // without a wait object gets a short sleep (50 us) instead, so its caller polls.
@@ -187,6 +197,9 @@ class Transport {
   size_t inject_size() const { return inject_size_; }
 
  private:
+  static constexpr int kCqBatch = 8;  // completion entries read per turn
+  // Serves what one read of the CQ returned (`n` entries, or a negative error).
+  void handle_completions(fi_cq_data_entry* entries, ssize_t n);
   void wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
                     std::atomic<uint64_t>* done_seen, uint64_t* errors_seen);
   static constexpr unsigned kErrorCheckTurns = 4;  // wait_counter()'s turns per read of errors and progress()

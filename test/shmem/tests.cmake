@@ -112,6 +112,9 @@ tandem_shmem_test(notify_example)
 add_test(man_pages bash "${TANDEM_SHMEM_SRC}/man_pages.sh" "${TANDEM_SRC}" "${TANDEM_BUILD}")
 set_tests_properties(man_pages PROPERTIES LABELS "docs" TIMEOUT 60)
 tandem_shmem_test(test_progress NP 2 4)
+# Spinning on signal_fetch, a wait that already holds, test, test_any or a fetching atomic
+# must let the blocking writes to this PE complete (manual-progress providers).
+tandem_shmem_test(poll_progress)
 tandem_shmem_test(atomics)
 tandem_shmem_test(atomic_sum)
 # 80,000 network atomics on 4 PEs that share 2 cores: alone, and with time to spare.  On
