@@ -54,6 +54,7 @@ void Transport::look() {
 
 void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
+  if (n > 0 && timeout_ns_ > 0) note_completion();
   // Notifications arrive as remote CQ data.  Receives (software atomic requests and
   // answers), batches' writes, put_signal_nbi's data writes and get_notify_nbi's reads
   // complete into the CQ.
@@ -63,7 +64,8 @@ void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
       continue;
     }
     void* context = entries[i].op_context;
-    if (!batch_completed(context) && !signal_data_landed(context)) deliver(static_cast<Message*>(context));
+    if (!batch_completed(context) && !probe_answered(context) && !signal_data_landed(context))
+      deliver(static_cast<Message*>(context));
   }
   if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();
 }
@@ -136,6 +138,7 @@ bool Transport::catch_up(fid_cntr* counter, const std::atomic<uint64_t>& issued,
     std::lock_guard<SpinLock> lock(mutex_);
     done = fi_cntr_read(counter);
   }
+  if (timeout_ns_ > 0 && done > done_seen.load(std::memory_order_relaxed)) note_completion();
   done_seen.store(done, std::memory_order_release);
   // Every operation issued so far, others' too: a counter cannot tell whose completed.
   return done < issued.load(std::memory_order_acquire);
@@ -148,8 +151,10 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
   // with its error a few turns later), and progress(), which serves what arrived in the CQ
   // (other PEs' requests, notifications).
   Backoff backoff(nullptr);
+  StallWatch stall;
   for (unsigned turn = 0; catch_up(counter, *issued, *done_seen); ++turn) {
     count_pe_turn();
+    watch(call, stall);
     if (turn % kErrorCheckTurns == 0) {
       uint64_t errors;
       {
@@ -169,8 +174,10 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
 bool Transport::in_flight() {
   const bool writes = catch_up(write_counter_, writes_issued_, writes_done_seen_);
   const bool reads = catch_up(read_counter_, reads_issued_, reads_done_seen_);
-  return writes || reads ||
-         software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
+  const bool any = writes || reads ||
+                   software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
+  if (!any && signals_pending_.load() == 0) note_idle();
+  return any;
 }
 
 void Transport::wait_reads(const char* call) {
@@ -185,15 +192,15 @@ void Transport::wait_writes(const char* call) {
 
 void Transport::order_writes(const char* call) {
   flush(call);
-  wait_signals();
+  wait_signals(call);
   progress();  // at least one turn, as in quiet()
   if (!ordered_) wait_writes(call);
-  wait_software();
+  wait_software(call);
 }
 
 void Transport::quiet(const char* call) {
   flush(call);
-  wait_signals();  // every signal posted: the waits below then cover them
+  wait_signals(call);  // every signal posted: the waits below then cover them
   // At least one turn of progress, also when nothing is outstanding: a program may poll
   // memory with quiet in a loop and rely on it for the operations that target this PE.
   progress();
@@ -214,7 +221,8 @@ void Transport::quiet(const char* call) {
   }
   wait_writes(call);
   wait_reads(call);
-  wait_software();
+  wait_software(call);
+  note_idle();
 }
 
 }  // namespace tandem::ofi

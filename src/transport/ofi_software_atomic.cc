@@ -76,7 +76,7 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
   if (compare) memcpy(&request.compare, compare, atomic_type_size(type));
   request.cookie = result ? reinterpret_cast<uint64_t>(&reply) : 0;
   // Bounded: the answers need this PE's receive buffers.
-  progress_until([&] {
+  progress_until(call, [&] {
     return software_sent_.load(std::memory_order_acquire) - software_answered_.load(std::memory_order_acquire) <
            kInbox;
   });
@@ -86,7 +86,7 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
   post(call, "an atomic request to", pe, backoff,
        [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
   if (!result) return;
-  progress_until([&] { return reply.answered.load(std::memory_order_acquire); });
+  progress_until(call, [&] { return reply.answered.load(std::memory_order_acquire); }, pe);
   memcpy(result, &reply.value, atomic_type_size(type));
 }
 
@@ -136,8 +136,8 @@ void Transport::deliver(Message* slot) {
        [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
 }
 
-void Transport::wait_software() {
-  progress_until([&] {
+void Transport::wait_software(const char* call) {
+  progress_until(call, [&] {
     return software_answered_.load(std::memory_order_acquire) >= software_sent_.load(std::memory_order_acquire);
   });
 }
