@@ -226,7 +226,8 @@ class Transport {
   // The software atomic path: one message each way.  A request is answered once the target
   // applied it; `cookie` is the address of the initiator's Reply for a fetching one, else 0.
   struct Message {
-    enum Kind : uint8_t { Request = 1, Answer = 2, Notification = 3 } kind;
+    // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
+    enum Kind : uint8_t { Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5 } kind;
     AtomicOp op;
     AtomicType type;
     uint8_t segment;
@@ -246,7 +247,8 @@ class Transport {
   template <typename Ready>
   void progress_until(const char* call, Ready ready, int pe = -1);
   void post_receive(Message* slot);
-  void deliver(Message* slot);
+  // Serves a received message; true when it completes an operation of this PE's (an answer).
+  bool deliver(Message* slot);
   void wait_software(const char* call);
 
   // Coalesced puts (ofi_batch.cc).  A batch is written with its own completion, which frees
@@ -376,10 +378,12 @@ class Transport {
   std::atomic<uint64_t> software_answered_{0};
 
   // The network timeout (ofi_timeout.cc).  A wait keeps a StallWatch and calls watch() each
-  // turn; it reads the clock every kWatchTurns turns.  No completion for half the timeout:
-  // a probe (an 8-byte read with a completion of its own) goes to every peer that operations
-  // went to since this PE last had none outstanding (the candidates), so that the report can
-  // name the one that does not answer; no completion for the whole timeout: the report.
+  // turn; it reads the clock every kWatchTurns turns.  No completion of this PE's operations
+  // for half the timeout: a probe (a message that the peer's progress answers) goes to every
+  // peer that operations went to since this PE last had none outstanding (the candidates),
+  // so that the report can name the one that does not answer; no completion for the whole
+  // timeout: the report.  Probes and their answers, and operations of other PEs arriving
+  // here, are not completions of this PE's operations.
   struct StallWatch {
     int64_t start_ns = 0;  // when the wait began (first turn)
     unsigned turns = 0;
@@ -395,8 +399,8 @@ class Transport {
   void watch_outstanding(const char* call);
   [[noreturn]] void report_unreachable(const char* call, int pe, int64_t idle_ns);
   void probe_candidates(const char* call);
-  // A CQ completion of a probe (true), or not a probe.
-  bool probe_answered(void* context);
+  // A probe's answer from `pe` arrived.
+  void probe_answered(int pe);
   // No operation of this PE is outstanding: peers written to before stop being candidates.
   void note_idle() { epoch_.fetch_add(1, std::memory_order_relaxed); }
   void note_issue(int pe) {
@@ -410,8 +414,7 @@ class Transport {
   std::atomic<uint32_t> epoch_{1};
   std::vector<uint32_t> peer_epoch_;  // per PE: epoch_ when an operation last went to it
   struct Probe {
-    std::atomic<uint8_t> state{0};  // 0: none, 1: posted, 2: answered
-    uint64_t sink = 0;
+    std::atomic<uint8_t> state{0};  // 0: none, 1: sent, 2: answered
   };
   std::unique_ptr<Probe[]> probes_;
   size_t probe_count_ = 0;

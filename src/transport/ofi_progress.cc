@@ -54,7 +54,7 @@ void Transport::look() {
 
 void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
-  if (n > 0 && timeout_ns_ > 0) note_completion();
+  bool own = false;  // an operation of this PE's completed (the network timeout's measure)
   // Notifications arrive as remote CQ data.  Receives (software atomic requests and
   // answers), batches' writes, put_signal_nbi's data writes and get_notify_nbi's reads
   // complete into the CQ.
@@ -64,9 +64,10 @@ void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
       continue;
     }
     void* context = entries[i].op_context;
-    if (!batch_completed(context) && !probe_answered(context) && !signal_data_landed(context))
-      deliver(static_cast<Message*>(context));
+    if (batch_completed(context) || signal_data_landed(context)) own = true;
+    else if (deliver(static_cast<Message*>(context))) own = true;
   }
+  if (own && timeout_ns_ > 0) note_completion();
   if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();
 }
 

@@ -114,10 +114,17 @@ void Transport::send_notification(const char* call, int pe, uint64_t data) {
   post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
 }
 
-void Transport::deliver(Message* slot) {
+bool Transport::deliver(Message* slot) {
   const Message m = *slot;
   post_receive(slot);
-  if (m.kind == Message::Notification) return notification_handler_(m.operand);
+  if (m.kind == Message::Notification) {
+    notification_handler_(m.operand);
+    return false;
+  }
+  if (m.kind == Message::ProbeAnswer) {
+    probe_answered(m.origin);
+    return false;
+  }
   if (m.kind == Message::Answer) {
     if (m.cookie) {
       Reply* reply = reinterpret_cast<Reply*>(m.cookie);
@@ -125,15 +132,21 @@ void Transport::deliver(Message* slot) {
       reply->answered.store(true, std::memory_order_release);
     }
     software_answered_.fetch_add(1, std::memory_order_acq_rel);
-    return;
+    return true;
   }
   Message answer = m;
-  answer.kind = Message::Answer;
-  answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
+  if (m.kind == Message::Probe) {
+    answer.kind = Message::ProbeAnswer;
+    answer.origin = my_pe_;
+  } else {
+    answer.kind = Message::Answer;
+    answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
+  }
   Backoff backoff(nullptr);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(m.origin)];
   post("progress", "an atomic answer to", m.origin, backoff,
        [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
+  return false;
 }
 
 void Transport::wait_software(const char* call) {

@@ -7,15 +7,18 @@
 // found in two steps: every operation records the epoch it was issued in (note_issue), and
 // the epoch moves on whenever this PE has nothing outstanding, so the PEs that operations
 // went to in the current epoch are the candidates.  At half the timeout each candidate gets
-// a probe, an 8-byte read with a completion of its own; at the timeout the candidates whose
-// probe has not come back are the unreachable ones.  A retry of a busy provider knows its
+// a probe, a message that its progress answers; at the timeout the candidates whose probe
+// has not been answered are the unreachable ones.  Only completions of this PE's own
+// operations count as progress, not probes, their answers or others' operations arriving.  A retry of a busy provider knows its
 // target and names it directly.
 #include <rdma/fabric.h>
+#include <rdma/fi_endpoint.h>
 
 #include <time.h>
 
 #include <string>
 
+#include "core/backoff.h"
 #include "core/error.h"
 #include "transport/ofi.h"
 #include "transport/ofi_post.h"
@@ -69,26 +72,25 @@ void Transport::watch_outstanding(const char* call) {
 }
 
 void Transport::probe_candidates(const char* call) {
-  if (!probes_) {
-    probe_count_ = peer_epoch_.size();
-    probes_.reset(new Probe[probe_count_]);
-  }
+  if (inject_size_ < sizeof(Message)) return;  // no probes: the report names every candidate
   const uint32_t epoch = epoch_.load(std::memory_order_relaxed);
   for (size_t p = 0; p < probe_count_; ++p) {
     if (__atomic_load_n(&peer_epoch_[p], __ATOMIC_RELAXED) != epoch) continue;
     Probe& probe = probes_[p];
     uint8_t idle = 0, answered = 2;
     if (!probe.state.compare_exchange_strong(idle, 1) && !probe.state.compare_exchange_strong(answered, 1)) continue;
-    read_message(call, static_cast<int>(p), 0, 0, &probe.sink, sizeof probe.sink, &probe);
+    Message m{};
+    m.kind = Message::Probe;
+    m.origin = my_pe_;
+    const fi_addr_t peer = peer_address_[p];
+    Backoff backoff(nullptr);
+    post(call, "a probe of", static_cast<int>(p), backoff,
+         [&] { return fi_inject(ep_, &m, sizeof m, peer); });
   }
 }
 
-bool Transport::probe_answered(void* context) {
-  if (!probes_) return false;
-  auto* probe = static_cast<Probe*>(context);
-  if (probe < &probes_[0] || probe >= &probes_[probe_count_]) return false;
-  probe->state.store(2, std::memory_order_release);
-  return true;
+void Transport::probe_answered(int pe) {
+  if (static_cast<size_t>(pe) < probe_count_) probes_[static_cast<size_t>(pe)].state.store(2, std::memory_order_release);
 }
 
 void Transport::report_unreachable(const char* call, int pe, int64_t idle_ns) {

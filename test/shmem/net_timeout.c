@@ -1,8 +1,10 @@
 /* A network failure ends the job (TANDEM_NET_TIMEOUT) rather than hanging it; a slow peer
- * does not.  Run on 2 PEs on 2 nodes:
- *   net_timeout stop   PE 1 stops itself (SIGSTOP) after a barrier; PE 0 keeps putting to
- *                      it, each put followed by shmem_quiet, which then waits forever for
- *                      the puts to land.  The job must end with the timeout's message.
+ * does not.  Run on 2 PEs on 2 nodes (stop: also on more, every PE its own node):
+ *   net_timeout stop   the last PE stops itself (SIGSTOP) after a barrier; PE 0 keeps putting
+ *                      to every other PE, each round followed by shmem_quiet, which then
+ *                      waits forever for the puts to the stopped PE to land; the PEs in
+ *                      between wait for a flag that never comes (and answer).  The job must
+ *                      end with the timeout's message naming the stopped PE.
  *   net_timeout link   both PEs print "ready"; PE 0 then puts to PE 1 with a quiet after
  *                      each put, while PE 1 waits for a flag that never comes, until the
  *                      caller takes the link between their nodes down (test/netns/
@@ -30,15 +32,16 @@ int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   test_init();
   const int me = shmem_my_pe(), npes = shmem_n_pes();
-  CHECK(npes == 2, "runs on 2 PEs, not %d", npes);
+  CHECK(npes >= 2 && (npes == 2 || strcmp(mode, "stop") == 0), "runs on 2 PEs, not %d", npes);
   long source[WORDS];
   for (int i = 0; i < WORDS; ++i) source[i] = me * 100000 + i;
   shmem_barrier_all();
 
   if (strcmp(mode, "stop") == 0) {
-    if (me == 1) raise(SIGSTOP);
+    if (me == npes - 1) raise(SIGSTOP);
+    if (me != 0) shmem_long_wait_until(&done_flag, SHMEM_CMP_EQ, 1); /* never set */
     for (;;) { /* ended by the timeout */
-      shmem_long_put(box, source, WORDS, 1);
+      for (int pe = 1; pe < npes; ++pe) shmem_long_put(box, source, WORDS, pe);
       shmem_quiet();
     }
   } else if (strcmp(mode, "link") == 0) {

@@ -129,6 +129,12 @@ foreach(provider tcp sockets)
   set_tests_properties(net_timeout_stop_${provider} PROPERTIES LABELS "api;internode;negative" TIMEOUT 60
                        ENVIRONMENT "${env}")
 endforeach()
+# 3 PEs: PE 0 puts to PEs 1 and 2, PE 2 stops; PE 1 answers the probe, so PE 2 is named.
+add_test(net_timeout_stop_np3_nodes3 bash "${TANDEM_SHMEM_SRC}/expect_failure.sh" 1
+         "tandem: shmem_(long_put|quiet) on PE 0: PE 2 is unreachable: no network operation has completed for [0-9]+ s" --
+         "${OSHRUN}" --nodes 3 -n 3 "${TANDEM_SHMEM_BIN}/net_timeout" stop)
+set_tests_properties(net_timeout_stop_np3_nodes3 PROPERTIES LABELS "api;internode;negative" TIMEOUT 60
+                     ENVIRONMENT "TANDEM_NET_TIMEOUT=3;TANDEM_TEST_TIME_LIMIT=20")
 set(T_ARGS slow)
 set(T_ENV TANDEM_NET_TIMEOUT=2)
 tandem_shmem_run(net_timeout_slow_np2_nodes2 "api;internode" 2 net_timeout --nodes 2)
