@@ -2,6 +2,7 @@
 // standard RMA type, every size and bytes.  One template per operation; the typed routines
 // are one-line calls expanded from the type tables.
 #include "api/api.h"
+#include "core/backoff.h"
 #include "nbi/scheduler.h"
 #include "mem/target.h"
 #include "transport/shm.h"
@@ -53,7 +54,10 @@ T g(const char* call, shmem_ctx_t ctx, const T* source, int pe) {
   pe = ctx_pe(call, ctx, pe);
   check_buffer(call, "source", source, sizeof(T));
   const Target from = locate(call, "source", source, sizeof(T), pe);
-  if (from.mapped) return *reinterpret_cast<const T*>(from.mapped);
+  if (from.mapped) {
+    look_now_and_then();  // a program may spin on it
+    return *reinterpret_cast<const T*>(from.mapped);
+  }
   T value;
   scheduler().submit(call, Op{Op::Kind::Get, from, &value, sizeof(T)});
   return value;

@@ -153,6 +153,7 @@ void runtime_init(const char* call, int requested_threads) {
     const size_t sizes[ofi::Transport::kSegments] = {r.heap.size, r.data.size};
     network->open(call, r.config.ofi_provider, bases, sizes, proxy, r.config.netns,
                   r.config.software_atomics, r.config.aggregate, r.config.notify_messages);
+    network->set_timeout(r.config.net_timeout);
     network->on_notification([](uint64_t data) { notify::deliver(notify::source_of(data), notify::tag_of(data)); });
     network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()), r.my_pe);
     // The progress thread's duties (TANDEM_PROXY_*: auto gives them to a thread with a core
@@ -168,6 +169,10 @@ void runtime_init(const char* call, int requested_threads) {
   r.progress = r.spans_nodes ? [] {
     notify::poll();
     network_transport().poll("progress");
+  } : notify::poll;
+  r.look = r.spans_nodes ? [] {
+    notify::poll();
+    network_transport().look();
   } : notify::poll;
   // PEs on several nodes: atomics on the provider's types go through the network, also to
   // node peers; the scheduler keeps CPU atomics for the others.
@@ -239,12 +244,14 @@ void runtime_finalize(const char* call) {
     scheduler().quiet(call);
     r.boot.fence(call);
     r.progress = notify::poll;
+    r.look = notify::poll;
     progress_thread().stop();
     scheduler().configure(~size_t{0}, nullptr);
     scheduler().set_progress_thread(false, false, false);
     network_transport().close();
   }
   r.progress = nullptr;
+  r.look = nullptr;
   r.initialized = false;
   r.finalized = true;
   r.boot.finalize();

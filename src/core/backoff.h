@@ -38,17 +38,34 @@ class Backoff {
   void (*progress_)();  // the network's progress, when PEs span nodes
 };
 
-// One turn of the network's progress, for calls that look at memory once without waiting
-// (the test routines): a PE that polls with them, sleeping in between, must still let the
-// operations of manual-progress providers land, or their initiators wait forever.
+// One look at the network, for calls that look at memory once without waiting (the test
+// routines, shmem_signal_fetch, a wait whose condition already holds): a PE may spin on them,
+// or poll with them and sleep in between, and with a manual-progress provider the operations
+// that peers aim at this PE (and its own queued ones) move only when it calls into the
+// network; without this, a correct program starves the PEs that write to it.  Cheap: without
+// a network, a look at the notification ring's head; with one, one read of its completion
+// queue, skipped when another thread is inside the provider.
 inline void drive_progress() {
-  if (void (*progress)() = rt().progress) progress();
+  if (void (*look)() = rt().look) look();
 }
 
-// Polls `ready()` until it returns true.
+// For accesses to node-local memory that a program may spin on as well (shmem_g of a flag in
+// its own memory, a copy to a node peer): with PEs on other nodes, a look at the network now
+// and then.  A thread reads the clock once every kLocalAccessesPerClockRead such accesses
+// and looks when kLocalLookIntervalUs have passed since its last such look: a spin on
+// shmem_g lets the network move every few tens of microseconds, while a stream of local
+// accesses pays a clock read per 32 of them and a look (a few microseconds with tcp) per
+// 50 us.  Without a network, one load and a branch.
+void look_if_due();
+inline void look_now_and_then() {
+  if (rt().spans_nodes) look_if_due();
+}
+
+// Polls `ready()` until it returns true.  A condition that already holds still gets its look
+// at the network (see drive_progress()): a program may spin on such a wait.
 template <typename Ready>
 inline void wait_until_ready(Ready ready) {
-  if (ready()) return;
+  if (ready()) return drive_progress();
   Backoff backoff;
   while (!ready()) backoff.pause();
 }

@@ -27,6 +27,8 @@ const std::vector<ConfigEntry>& config_table() {
        "a network namespace file (/var/run/netns/NAME) to open the network endpoint in, for testing virtual nodes on one machine (needs CAP_SYS_ADMIN)"},
       {"TANDEM_PROGRESS_THREAD", nullptr, "auto",
        "a thread that progresses the network while the PE computes: auto (when the node has a core without a PE), on, off"},
+      {"TANDEM_NET_TIMEOUT", nullptr, "30",
+       "seconds a wait on the network (quiet, a blocking get or fetching atomic, a retry of a busy network, a wait while this PE's operations to other nodes are outstanding) may see no completion at all before it ends the job with a message naming the PE that does not answer (a stopped process, a link that is down); 0: wait forever.  A PE that computes without calling the library (and without a progress thread) answers nothing meanwhile: keep this above its longest such stretch"},
       {"TANDEM_AGGREGATE", nullptr, "on",
        "on: a run of small nbi puts to consecutive addresses of a PE on another node travels as one message (up to 16 KiB)"},
       {"TANDEM_PROXY_WRITES", nullptr, "auto",
@@ -162,6 +164,13 @@ Config Config::from_environment(std::string* error) {
   v = value_or_default("TANDEM_EPOCH_QUEUE");
   if (auto n = parse_size(v); n && *n > 0) c.epoch_queue = *n;
   else complain(error, "TANDEM_EPOCH_QUEUE", v, "a positive number of operations");
+  v = value_or_default("TANDEM_NET_TIMEOUT");
+  {
+    char* end = nullptr;
+    const double seconds = std::strtod(v, &end);
+    if (end != v && *end == '\0' && seconds >= 0 && seconds <= 1e6) c.net_timeout = seconds;
+    else complain(error, "TANDEM_NET_TIMEOUT", v, "a number of seconds (0: no timeout)");
+  }
   v = value_or_default("TANDEM_SPIN");
   if (auto n = parse_size(v)) c.spin_before_yield = *n;
   else complain(error, "TANDEM_SPIN", v, "a number of polls");

@@ -49,7 +49,7 @@ void (*exit_hook)() = nullptr;
 void set_exit_hook(void (*hook)()) { exit_hook = hook; }
 
 void restore_crash_signals() {
-  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) {
+  for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTERM, SIGINT, SIGHUP}) {
     struct sigaction current;
     if (sigaction(sig, nullptr, &current) != 0) continue;
     void* handler = (current.sa_flags & SA_SIGINFO) ? reinterpret_cast<void*>(current.sa_sigaction)

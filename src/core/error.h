@@ -18,8 +18,10 @@ void set_exit_hook(void (*hook)());
 // A PE that crashes must die of its signal, so that the launcher sees it and ends the job.
 // libinfinipath (loaded with libfabric's psm provider) installs handlers for the crash
 // signals that print a backtrace and call exit(): that runs the at-exit shmem_finalize, a
-// collective, inside a signal handler on a possibly broken heap, and the job hangs.  This
-// puts back the default action for crash signals whose handler lives in that library.
+// collective, inside a signal handler on a possibly broken heap, and the job hangs.  It does
+// the same for the launcher's SIGTERM (and SIGINT, SIGHUP): a PE told to end then runs
+// finalize against peers that are gone and reports their broken connections.  This puts
+// back the default action for those signals where their handler lives in that library.
 void restore_crash_signals();
 
 }  // namespace tandem

@@ -1,11 +1,32 @@
 #include "core/runtime.h"
 
+#include <time.h>
+
+#include "core/backoff.h"
+
 namespace tandem {
 
 Runtime& rt() {
   // Never destroyed: exit paths and atexit handlers may still read it.
   static Runtime* runtime = new Runtime;
   return *runtime;
+}
+
+namespace {
+constexpr unsigned kLocalAccessesPerClockRead = 32;
+constexpr int64_t kLocalLookIntervalUs = 50;
+thread_local unsigned local_accesses = 0;
+thread_local int64_t last_local_look_us = 0;
+}  // namespace
+
+void look_if_due() {
+  if (++local_accesses % kLocalAccessesPerClockRead != 0) return;
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  const int64_t us = static_cast<int64_t>(now.tv_sec) * 1000000 + now.tv_nsec / 1000;
+  if (us - last_local_look_us < kLocalLookIntervalUs) return;
+  last_local_look_us = us;
+  drive_progress();
 }
 
 }  // namespace tandem

@@ -54,6 +54,10 @@ struct Runtime {
   bool spans_nodes = false;       // some PEs are reached only through the network
   // Drives the network's progress while a PE waits (set when the network is in use).
   void (*progress)() = nullptr;
+  // One cheap look for calls that look at memory once (see drive_progress()): the
+  // notification ring's head, and with PEs on other nodes one read of the network's
+  // completion queue.  Null before init.
+  void (*look)() = nullptr;
 
   bool is_local(int pe) const { return heap.peer_base[static_cast<size_t>(pe)] != nullptr; }
 };

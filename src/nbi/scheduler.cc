@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "core/backoff.h"
 #include "notify/notify.h"
 #include "transport/ofi.h"
 
@@ -108,8 +109,13 @@ Scheduler& scheduler() {
   return instance;
 }
 
+void Scheduler::local_copy(const Op& op) {
+  copy(op);
+  if (network_) look_now_and_then();
+}
+
 void Scheduler::submit(const char* call, const Op& op) {
-  if (op.remote.mapped) return copy(op);
+  if (op.remote.mapped) return local_copy(op);
   note_network();
   const Target& t = op.remote;
   if (op.kind == Op::Kind::Put) {
@@ -200,7 +206,7 @@ constexpr size_t kProxyWriteMin = size_t{64} << 10;
 
 void Scheduler::submit_nbi(const char* call, const Op& op) {
   if (holds(op)) return hold(call, op);
-  if (op.remote.mapped) return copy(op);
+  if (op.remote.mapped) return local_copy(op);
   note_network();
   const Target& t = op.remote;
   if (op.kind == Op::Kind::Put && proxy_writes_ && op.bytes >= kProxyWriteMin) {

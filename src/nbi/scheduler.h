@@ -168,6 +168,9 @@ class Scheduler {
     writes_.drain([&](const Op& op) { post_write(call, op); });
   }
   void update_signal(const char* call, const Target& signal, uint64_t value, bool add);
+  // A copy to or from node-local memory, with a look at the network now and then
+  // (look_now_and_then()): a PE may spin on such copies.
+  void local_copy(const Op& op);
   std::atomic<size_t> defer_threshold_{~size_t{0}};
   bool auto_ = false;
   double copy_bytes_per_ns_ = 0;  // auto: measured at configure, then from held copies
@@ -195,7 +198,7 @@ T Scheduler::atomic(const char* call, const Target& remote, shm::AmoOp op, T ope
     // With a network, this type's atomics from other nodes are served by this PE's progress:
     // a PE that polls with atomics on its own memory (shmem_test_lock in a loop) must still
     // serve them, or their initiators, holding the lock, wait forever.
-    if (network_) network_->poll(call);
+    if (network_) network_->look();
     return shm::amo(op, reinterpret_cast<T*>(remote.mapped), operand, compare);
   }
   T result{};
@@ -207,7 +210,7 @@ template <typename T>
 void Scheduler::atomic_array(const char* call, const Target& remote, shm::AmoOp op, const T* operands, size_t count) {
   constexpr ofi::AtomicType type = atomic_type<T>();
   if (remote.mapped && cpu_atomics_[static_cast<int>(type)]) {
-    if (network_) network_->poll(call);  // as in atomic()
+    if (network_) network_->look();  // as in atomic()
     T* words = reinterpret_cast<T*>(remote.mapped);
     for (size_t i = 0; i < count; ++i) shm::amo(op, words + i, operands[i]);
     return;

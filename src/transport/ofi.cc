@@ -211,6 +211,9 @@ void Transport::connect(const char* call, const std::vector<std::string>& cards,
   my_pe_ = my_pe;
   peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
   dirty_flag_.assign(cards.size(), 0);
+  peer_epoch_.assign(cards.size(), 0);
+  probes_.reset(new Probe[cards.size()]);
+  probe_count_ = cards.size();
   peer_segment_.assign(cards.size() * kSegments, PeerSegment{0, 0});
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/types.h>
+
 #include "core/spin_lock.h"
 
 struct fi_info;
@@ -30,6 +32,7 @@ struct fid_cq;
 struct fid_cntr;
 struct fid_mr;
 struct fi_msg_rma;
+struct fi_cq_data_entry;
 struct fi_rma_iov;
 struct iovec;
 
@@ -88,6 +91,7 @@ class Transport {
   void poll(const char* call) {
     flush(call);
     progress();
+    if (timeout_ns_ > 0) watch_outstanding(call);
   }
   // The same when no put joined the open batch since the last call (a progress thread's).
   void flush_if_idle();
@@ -155,6 +159,13 @@ class Transport {
   // Drives the provider's progress (incoming RMA for manual-progress providers) and serves
   // the software atomics that arrived.
   void progress();
+  // One look at the network for a call that a PE may spin on without waiting in the library
+  // (a test, a signal fetch, a wait whose condition already holds, an atomic or copy on
+  // node-local memory): writes the open batch, then one read of the completion queue, which
+  // with a manual-progress provider is what lets peers' operations on this PE land and this
+  // PE's own queued operations leave.  It never waits for the lock: a thread holding it is
+  // in the provider, progressing the endpoint already.
+  void look();
   // Drives progress, sleeping in the provider's wait object for up to `timeout_us` when
   // nothing happens (open() with `waitable`); wake() ends the sleep early.  A provider
   // without a wait object gets a short sleep (50 us) instead, so its caller polls.
@@ -185,8 +196,16 @@ class Transport {
   }
   void wake();
   size_t inject_size() const { return inject_size_; }
+  // TANDEM_NET_TIMEOUT: a wait on the network (quiet, a blocking get or fetching atomic, a
+  // counter wait, a retry of a busy provider, a wait on memory while this PE's operations
+  // are outstanding) that sees no completion at all for `seconds` ends the PE with one line
+  // naming the call and the unreachable PE (ofi_timeout.cc).  0: waits never end so.
+  void set_timeout(double seconds) { timeout_ns_ = static_cast<int64_t>(seconds * 1e9); }
 
  private:
+  static constexpr int kCqBatch = 8;  // completion entries read per turn
+  // Serves what one read of the CQ returned (`n` entries, or a negative error).
+  void handle_completions(fi_cq_data_entry* entries, ssize_t n);
   void wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
                     std::atomic<uint64_t>* done_seen, uint64_t* errors_seen);
   static constexpr unsigned kErrorCheckTurns = 4;  // wait_counter()'s turns per read of errors and progress()
@@ -207,7 +226,8 @@ class Transport {
   // The software atomic path: one message each way.  A request is answered once the target
   // applied it; `cookie` is the address of the initiator's Reply for a fetching one, else 0.
   struct Message {
-    enum Kind : uint8_t { Request = 1, Answer = 2, Notification = 3 } kind;
+    // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
+    enum Kind : uint8_t { Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5 } kind;
     AtomicOp op;
     AtomicType type;
     uint8_t segment;
@@ -223,12 +243,13 @@ class Transport {
   // Receive buffers posted for requests and answers; also the most requests one PE has
   // unanswered (it waits for answers beyond that).
   static constexpr size_t kInbox = 64;
-  // Drives progress until `ready()`.
+  // Drives progress until `ready()`; `pe`, when known, is the PE whose answer it waits for.
   template <typename Ready>
-  void progress_until(Ready ready);
+  void progress_until(const char* call, Ready ready, int pe = -1);
   void post_receive(Message* slot);
-  void deliver(Message* slot);
-  void wait_software();
+  // Serves a received message; true when it completes an operation of this PE's (an answer).
+  bool deliver(Message* slot);
+  void wait_software(const char* call);
 
   // Coalesced puts (ofi_batch.cc).  A batch is written with its own completion, which frees
   // it; a put finds no free batch only while kBatches are in flight, and then goes alone.
@@ -284,7 +305,7 @@ class Transport {
                   const PendingSignal& then);
   bool signal_data_landed(void* context);
   void post_ready_signals();
-  void wait_signals();
+  void wait_signals(const char* call);
   std::atomic<uint64_t> signals_pending_{0};
   std::mutex signals_mutex_;
   std::vector<PendingSignal*> signals_ready_;
@@ -355,6 +376,48 @@ class Transport {
   // Software atomics sent and answered.
   std::atomic<uint64_t> software_sent_{0};
   std::atomic<uint64_t> software_answered_{0};
+
+  // The network timeout (ofi_timeout.cc).  A wait keeps a StallWatch and calls watch() each
+  // turn; it reads the clock every kWatchTurns turns.  No completion of this PE's operations
+  // for half the timeout: a probe (a message that the peer's progress answers) goes to every
+  // peer that operations went to since this PE last had none outstanding (the candidates),
+  // so that the report can name the one that does not answer; no completion for the whole
+  // timeout: the report.  Probes and their answers, and operations of other PEs arriving
+  // here, are not completions of this PE's operations.
+  struct StallWatch {
+    int64_t start_ns = 0;  // when the wait began (first turn)
+    unsigned turns = 0;
+    bool probed = false;
+  };
+  static constexpr unsigned kWatchTurns = 16;
+  void watch(const char* call, StallWatch& w, int pe = -1) {
+    if (timeout_ns_ > 0 && (w.turns++ % kWatchTurns == 0)) check_stall(call, w, pe);
+  }
+  void check_stall(const char* call, StallWatch& w, int pe);
+  // A wait on memory (Backoff's progress, through poll()): watched only while operations of
+  // this PE are outstanding.
+  void watch_outstanding(const char* call);
+  [[noreturn]] void report_unreachable(const char* call, int pe, int64_t idle_ns);
+  void probe_candidates(const char* call);
+  // A probe's answer from `pe` arrived.
+  void probe_answered(int pe);
+  // No operation of this PE is outstanding: peers written to before stop being candidates.
+  void note_idle() { epoch_.fetch_add(1, std::memory_order_relaxed); }
+  void note_issue(int pe) {
+    if (static_cast<size_t>(pe) < peer_epoch_.size() && pe != my_pe_)
+      __atomic_store_n(&peer_epoch_[static_cast<size_t>(pe)], epoch_.load(std::memory_order_relaxed),
+                       __ATOMIC_RELAXED);
+  }
+  void note_completion();
+  int64_t timeout_ns_ = 0;
+  std::atomic<int64_t> last_completion_ns_{0};
+  std::atomic<uint32_t> epoch_{1};
+  std::vector<uint32_t> peer_epoch_;  // per PE: epoch_ when an operation last went to it
+  struct Probe {
+    std::atomic<uint8_t> state{0};  // 0: none, 1: sent, 2: answered
+  };
+  std::unique_ptr<Probe[]> probes_;
+  size_t probe_count_ = 0;
 };
 
 const char* atomic_op_name(AtomicOp op);

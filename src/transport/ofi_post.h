@@ -16,7 +16,9 @@ namespace tandem::ofi {
 
 template <typename Issue>
 void Transport::post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue) {
+  note_issue(pe);
   ssize_t rc;
+  StallWatch stall;
   for (;;) {
     {
       std::lock_guard<SpinLock> lock(mutex_);
@@ -24,16 +26,19 @@ void Transport::post(const char* call, const char* what, int pe, Backoff& backof
     }
     if (rc != -FI_EAGAIN) break;
     progress();
+    watch(call, stall, pe);
     backoff.pause();
   }
   if (rc != 0) fatal(call, "libfabric: %s PE %d failed: %s", what, pe, fi_strerror(static_cast<int>(-rc)));
 }
 
 template <typename Ready>
-void Transport::progress_until(Ready ready) {
+void Transport::progress_until(const char* call, Ready ready, int pe) {
   Backoff backoff(nullptr);
+  StallWatch stall;
   while (!ready()) {
     progress();
+    watch(call, stall, pe);
     backoff.pause();
   }
 }

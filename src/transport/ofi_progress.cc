@@ -30,13 +30,31 @@ void Transport::count_pe_turn() {
 
 void Transport::progress() {
   count_pe_turn();
-  fi_cq_data_entry entries[8];
+  fi_cq_data_entry entries[kCqBatch];
   ssize_t n;
   {
     std::lock_guard<SpinLock> lock(mutex_);
-    n = fi_cq_read(cq_, entries, 8);
+    n = fi_cq_read(cq_, entries, kCqBatch);
   }
+  handle_completions(entries, n);
+}
+
+void Transport::look() {
+  flush("progress");
+  count_pe_turn();
+  // A thread that holds the lock is inside the provider, which progresses the endpoint for
+  // everyone: this look may pass.  The caller looks again on its next call.
+  std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return;
+  fi_cq_data_entry entries[kCqBatch];
+  const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
+  lock.unlock();
+  handle_completions(entries, n);
+}
+
+void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
   if (n == -FI_EAVAIL) report_error("progress", "an operation");
+  bool own = false;  // an operation of this PE's completed (the network timeout's measure)
   // Notifications arrive as remote CQ data.  Receives (software atomic requests and
   // answers), batches' writes, put_signal_nbi's data writes and get_notify_nbi's reads
   // complete into the CQ.
@@ -46,8 +64,10 @@ void Transport::progress() {
       continue;
     }
     void* context = entries[i].op_context;
-    if (!batch_completed(context) && !signal_data_landed(context)) deliver(static_cast<Message*>(context));
+    if (batch_completed(context) || signal_data_landed(context)) own = true;
+    else if (deliver(static_cast<Message*>(context))) own = true;
   }
+  if (own && timeout_ns_ > 0) note_completion();
   if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();
 }
 
@@ -119,6 +139,7 @@ bool Transport::catch_up(fid_cntr* counter, const std::atomic<uint64_t>& issued,
     std::lock_guard<SpinLock> lock(mutex_);
     done = fi_cntr_read(counter);
   }
+  if (timeout_ns_ > 0 && done > done_seen.load(std::memory_order_relaxed)) note_completion();
   done_seen.store(done, std::memory_order_release);
   // Every operation issued so far, others' too: a counter cannot tell whose completed.
   return done < issued.load(std::memory_order_acquire);
@@ -131,8 +152,10 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
   // with its error a few turns later), and progress(), which serves what arrived in the CQ
   // (other PEs' requests, notifications).
   Backoff backoff(nullptr);
+  StallWatch stall;
   for (unsigned turn = 0; catch_up(counter, *issued, *done_seen); ++turn) {
     count_pe_turn();
+    watch(call, stall);
     if (turn % kErrorCheckTurns == 0) {
       uint64_t errors;
       {
@@ -152,8 +175,10 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
 bool Transport::in_flight() {
   const bool writes = catch_up(write_counter_, writes_issued_, writes_done_seen_);
   const bool reads = catch_up(read_counter_, reads_issued_, reads_done_seen_);
-  return writes || reads ||
-         software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
+  const bool any = writes || reads ||
+                   software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
+  if (!any && signals_pending_.load() == 0) note_idle();
+  return any;
 }
 
 void Transport::wait_reads(const char* call) {
@@ -168,15 +193,15 @@ void Transport::wait_writes(const char* call) {
 
 void Transport::order_writes(const char* call) {
   flush(call);
-  wait_signals();
+  wait_signals(call);
   progress();  // at least one turn, as in quiet()
   if (!ordered_) wait_writes(call);
-  wait_software();
+  wait_software(call);
 }
 
 void Transport::quiet(const char* call) {
   flush(call);
-  wait_signals();  // every signal posted: the waits below then cover them
+  wait_signals(call);  // every signal posted: the waits below then cover them
   // At least one turn of progress, also when nothing is outstanding: a program may poll
   // memory with quiet in a loop and rely on it for the operations that target this PE.
   progress();
@@ -197,7 +222,8 @@ void Transport::quiet(const char* call) {
   }
   wait_writes(call);
   wait_reads(call);
-  wait_software();
+  wait_software(call);
+  note_idle();
 }
 
 }  // namespace tandem::ofi

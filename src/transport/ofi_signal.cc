@@ -121,8 +121,8 @@ void Transport::notify(const char* call, int pe, uint64_t data) {
   write_message(call, pe, 0, 0, nullptr, 0, nullptr, &data);
 }
 
-void Transport::wait_signals() {
-  progress_until([&] { return signals_pending_.load() == 0; });
+void Transport::wait_signals(const char* call) {
+  progress_until(call, [&] { return signals_pending_.load() == 0; });
 }
 
 }  // namespace tandem::ofi

@@ -76,7 +76,7 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
   if (compare) memcpy(&request.compare, compare, atomic_type_size(type));
   request.cookie = result ? reinterpret_cast<uint64_t>(&reply) : 0;
   // Bounded: the answers need this PE's receive buffers.
-  progress_until([&] {
+  progress_until(call, [&] {
     return software_sent_.load(std::memory_order_acquire) - software_answered_.load(std::memory_order_acquire) <
            kInbox;
   });
@@ -86,7 +86,7 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
   post(call, "an atomic request to", pe, backoff,
        [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
   if (!result) return;
-  progress_until([&] { return reply.answered.load(std::memory_order_acquire); });
+  progress_until(call, [&] { return reply.answered.load(std::memory_order_acquire); }, pe);
   memcpy(result, &reply.value, atomic_type_size(type));
 }
 
@@ -114,10 +114,17 @@ void Transport::send_notification(const char* call, int pe, uint64_t data) {
   post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
 }
 
-void Transport::deliver(Message* slot) {
+bool Transport::deliver(Message* slot) {
   const Message m = *slot;
   post_receive(slot);
-  if (m.kind == Message::Notification) return notification_handler_(m.operand);
+  if (m.kind == Message::Notification) {
+    notification_handler_(m.operand);
+    return false;
+  }
+  if (m.kind == Message::ProbeAnswer) {
+    probe_answered(m.origin);
+    return false;
+  }
   if (m.kind == Message::Answer) {
     if (m.cookie) {
       Reply* reply = reinterpret_cast<Reply*>(m.cookie);
@@ -125,19 +132,25 @@ void Transport::deliver(Message* slot) {
       reply->answered.store(true, std::memory_order_release);
     }
     software_answered_.fetch_add(1, std::memory_order_acq_rel);
-    return;
+    return true;
   }
   Message answer = m;
-  answer.kind = Message::Answer;
-  answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
+  if (m.kind == Message::Probe) {
+    answer.kind = Message::ProbeAnswer;
+    answer.origin = my_pe_;
+  } else {
+    answer.kind = Message::Answer;
+    answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
+  }
   Backoff backoff(nullptr);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(m.origin)];
   post("progress", "an atomic answer to", m.origin, backoff,
        [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
+  return false;
 }
 
-void Transport::wait_software() {
-  progress_until([&] {
+void Transport::wait_software(const char* call) {
+  progress_until(call, [&] {
     return software_answered_.load(std::memory_order_acquire) >= software_sent_.load(std::memory_order_acquire);
   });
 }

@@ -3,3 +3,7 @@ add_test(netns_virtual_nodes bash "${TANDEM_SRC}/test/netns/netns_run.sh" "${OSH
          "${TANDEM_BUILD}/test/shmem/rma_types" "${TANDEM_BUILD}/test/shmem/signal"
          "${TANDEM_BUILD}/test/shmem/lock")
 set_tests_properties(netns_virtual_nodes PROPERTIES LABELS "netns;internode" TIMEOUT 300 SKIP_RETURN_CODE 77)
+# A link taken down mid-run ends the job with a message naming the unreachable PE.
+add_test(netns_link_down bash "${TANDEM_SRC}/test/netns/link_down.sh" "${OSHRUN}"
+         "${TANDEM_BUILD}/test/shmem/net_timeout")
+set_tests_properties(netns_link_down PROPERTIES LABELS "netns;internode" TIMEOUT 120 SKIP_RETURN_CODE 77)

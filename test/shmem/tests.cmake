@@ -114,6 +114,34 @@ tandem_shmem_test(notify_example)
 add_test(man_pages bash "${TANDEM_SHMEM_SRC}/man_pages.sh" "${TANDEM_SRC}" "${TANDEM_BUILD}")
 set_tests_properties(man_pages PROPERTIES LABELS "docs" TIMEOUT 60)
 tandem_shmem_test(test_progress NP 2 4)
+# Spinning on signal_fetch, a wait that already holds, test, test_any or a fetching atomic
+# must let the blocking writes to this PE complete (manual-progress providers).
+tandem_shmem_test(poll_progress)
+# TANDEM_NET_TIMEOUT: a PE stopped by SIGSTOP ends the job, well within the time limit, with
+# one line naming the waiting call and the stopped PE; a peer that is slow but answers (every
+# 100 ms) is not taken for a dead one.  The link-down case is in test/netns.
+foreach(provider tcp sockets)
+  add_test(net_timeout_stop_${provider} bash "${TANDEM_SHMEM_SRC}/expect_failure.sh" 1
+           "tandem: shmem_(long_put|quiet) on PE 0: PE 1 is unreachable: no network operation has completed for [0-9]+ s" --
+           "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/net_timeout" stop)
+  set(env TANDEM_NET_TIMEOUT=3 TANDEM_TEST_TIME_LIMIT=20)
+  if(provider STREQUAL "sockets")
+    list(APPEND env TANDEM_OFI_PROVIDER=sockets)
+  endif()
+  set_tests_properties(net_timeout_stop_${provider} PROPERTIES LABELS "api;internode;negative" TIMEOUT 60
+                       ENVIRONMENT "${env}")
+endforeach()
+# 3 PEs: PE 0 puts to PEs 1 and 2, PE 2 stops; PE 1 answers the probe, so PE 2 is named.
+add_test(net_timeout_stop_np3_nodes3 bash "${TANDEM_SHMEM_SRC}/expect_failure.sh" 1
+         "tandem: shmem_(long_put|quiet) on PE 0: PE 2 is unreachable: no network operation has completed for [0-9]+ s" --
+         "${OSHRUN}" --nodes 3 -n 3 "${TANDEM_SHMEM_BIN}/net_timeout" stop)
+set_tests_properties(net_timeout_stop_np3_nodes3 PROPERTIES LABELS "api;internode;negative" TIMEOUT 60
+                     ENVIRONMENT "TANDEM_NET_TIMEOUT=3;TANDEM_TEST_TIME_LIMIT=20")
+set(T_ARGS slow)
+set(T_ENV TANDEM_NET_TIMEOUT=2)
+tandem_shmem_run(net_timeout_slow_np2_nodes2 "api;internode" 2 net_timeout --nodes 2)
+unset(T_ARGS)
+unset(T_ENV)
 tandem_shmem_test(atomics)
 tandem_shmem_test(atomic_sum)
 # 80,000 network atomics on 4 PEs that share 2 cores: alone, and with time to spare.  On

@@ -1,0 +1,122 @@
+// The network timeout (TANDEM_NET_TIMEOUT): a wait on the network that sees no completion at
+// all for the timeout ends the PE, naming the call and the PE that does not answer, instead
+// of hanging.  A peer that is slow but answers keeps completions coming and is never
+// reported; the clock is read every few turns of a wait only.
+//
+// Completion counters do not say which PE an operation went to, so the unreachable PE is
+// found in two steps: every operation records the epoch it was issued in (note_issue), and
+// the epoch moves on whenever this PE has nothing outstanding, so the PEs that operations
+// went to in the current epoch are the candidates.  At half the timeout each candidate gets
+// a probe, a message that its progress answers; at the timeout the candidates whose probe
+// has not been answered are the unreachable ones.  Only completions of this PE's own
+// operations count as progress, not probes, their answers or others' operations arriving.  A retry of a busy provider knows its
+// target and names it directly.
+#include <rdma/fabric.h>
+#include <rdma/fi_endpoint.h>
+
+#include <time.h>
+
+#include <string>
+
+#include "core/backoff.h"
+#include "core/error.h"
+#include "transport/ofi.h"
+#include "transport/ofi_post.h"
+
+namespace tandem::ofi {
+
+namespace {
+
+int64_t now_ns() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+// How often a wait on memory looks at the counters while this PE has operations outstanding.
+constexpr unsigned kOutstandingLookTurns = 256;
+
+}  // namespace
+
+void Transport::note_completion() { last_completion_ns_.store(now_ns(), std::memory_order_relaxed); }
+
+void Transport::check_stall(const char* call, StallWatch& w, int pe) {
+  const int64_t now = now_ns();
+  if (w.start_ns == 0) {
+    w.start_ns = now;
+    return;
+  }
+  const int64_t since = std::max(w.start_ns, last_completion_ns_.load(std::memory_order_relaxed));
+  const int64_t idle = now - since;
+  if (idle < timeout_ns_ / 2) {
+    w.probed = false;
+    return;
+  }
+  if (idle < timeout_ns_) {
+    if (!w.probed && pe < 0) probe_candidates(call);
+    w.probed = true;
+    return;
+  }
+  report_unreachable(call, pe, idle);
+}
+
+void Transport::watch_outstanding(const char* call) {
+  thread_local StallWatch stall;
+  thread_local unsigned turns = 0;
+  if (++turns % kOutstandingLookTurns != 0) return;
+  if (!maybe_in_flight() || !in_flight()) {
+    stall = StallWatch{};
+    return;
+  }
+  check_stall(call, stall, -1);
+}
+
+void Transport::probe_candidates(const char* call) {
+  if (inject_size_ < sizeof(Message)) return;  // no probes: the report names every candidate
+  const uint32_t epoch = epoch_.load(std::memory_order_relaxed);
+  for (size_t p = 0; p < probe_count_; ++p) {
+    if (__atomic_load_n(&peer_epoch_[p], __ATOMIC_RELAXED) != epoch) continue;
+    Probe& probe = probes_[p];
+    uint8_t idle = 0, answered = 2;
+    if (!probe.state.compare_exchange_strong(idle, 1) && !probe.state.compare_exchange_strong(answered, 1)) continue;
+    Message m{};
+    m.kind = Message::Probe;
+    m.origin = my_pe_;
+    const fi_addr_t peer = peer_address_[p];
+    Backoff backoff(nullptr);
+    post(call, "a probe of", static_cast<int>(p), backoff,
+         [&] { return fi_inject(ep_, &m, sizeof m, peer); });
+  }
+}
+
+void Transport::probe_answered(int pe) {
+  if (static_cast<size_t>(pe) < probe_count_) probes_[static_cast<size_t>(pe)].state.store(2, std::memory_order_release);
+}
+
+void Transport::report_unreachable(const char* call, int pe, int64_t idle_ns) {
+  const double seconds = static_cast<double>(idle_ns) / 1e9;
+  std::string named;
+  int count = 0;
+  auto name = [&](size_t p) {
+    named += (count++ ? ", " : "") + std::to_string(p);
+  };
+  if (pe >= 0) {
+    name(static_cast<size_t>(pe));
+  } else {
+    // The candidates whose probe is still out; without a probe out, every candidate.
+    const uint32_t epoch = epoch_.load(std::memory_order_relaxed);
+    for (size_t p = 0; probes_ && p < probe_count_; ++p)
+      if (probes_[p].state.load(std::memory_order_acquire) == 1) name(p);
+    for (size_t p = 0; count == 0 && p < peer_epoch_.size(); ++p)
+      if (__atomic_load_n(&peer_epoch_[p], __ATOMIC_RELAXED) == epoch) name(p);
+  }
+  if (count == 0)
+    fatal(call, "no network operation has completed for %.0f s with operations outstanding (TANDEM_NET_TIMEOUT)",
+          seconds);
+  fatal(call,
+        "PE%s %s unreachable: no network operation has completed for %.0f s with operations to it outstanding "
+        "(stopped, or the link to it is down; TANDEM_NET_TIMEOUT)",
+        count > 1 ? "s" : "", (named + (count > 1 ? " are" : " is")).c_str(), seconds);
+}
+
+}  // namespace tandem::ofi
