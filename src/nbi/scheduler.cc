@@ -109,13 +109,11 @@ Scheduler& scheduler() {
   return instance;
 }
 
-void Scheduler::local_copy(const Op& op) {
-  copy(op);
-  if (network_) look_now_and_then();
-}
-
 void Scheduler::submit(const char* call, const Op& op) {
-  if (op.remote.mapped) return local_copy(op);
+  if (op.remote.mapped) {
+    if (network_) look_now_and_then();  // a program may spin on node-local copies too
+    return copy(op);
+  }
   note_network();
   const Target& t = op.remote;
   if (op.kind == Op::Kind::Put) {
@@ -206,7 +204,10 @@ constexpr size_t kProxyWriteMin = size_t{64} << 10;
 
 void Scheduler::submit_nbi(const char* call, const Op& op) {
   if (holds(op)) return hold(call, op);
-  if (op.remote.mapped) return local_copy(op);
+  if (op.remote.mapped) {
+    if (network_) look_now_and_then();  // a program may spin on node-local copies too
+    return copy(op);
+  }
   note_network();
   const Target& t = op.remote;
   if (op.kind == Op::Kind::Put && proxy_writes_ && op.bytes >= kProxyWriteMin) {

@@ -168,9 +168,6 @@ class Scheduler {
     writes_.drain([&](const Op& op) { post_write(call, op); });
   }
   void update_signal(const char* call, const Target& signal, uint64_t value, bool add);
-  // A copy to or from node-local memory, with a look at the network now and then
-  // (look_now_and_then()): a PE may spin on such copies.
-  void local_copy(const Op& op);
   std::atomic<size_t> defer_threshold_{~size_t{0}};
   bool auto_ = false;
   double copy_bytes_per_ns_ = 0;  // auto: measured at configure, then from held copies
