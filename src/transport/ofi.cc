@@ -145,12 +145,11 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   check(call, fi_ep_bind(ep_, &write_counter_->fid, FI_WRITE), "fi_ep_bind(write counter)");
   check(call, fi_ep_bind(ep_, &read_counter_->fid, FI_READ), "fi_ep_bind(read counter)");
   check(call, fi_enable(ep_), "fi_enable");
-  if (waitable) {
-    // Some providers (sockets with manual progress) have no wait object to hand out; then
-    // wait_for_activity() polls with short sleeps instead.
-    if (fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_) != 0) wait_fd_ = -1;
-    if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) fatal(call, "cannot create a pipe: %s", strerror(errno));
-  }
+  // Some providers (sockets with manual progress) have no wait object to hand out; then
+  // wait_for_activity() polls with short sleeps instead.
+  if (waitable && fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_) != 0) wait_fd_ = -1;
+  // The pipe that ends a progress thread's sleep (wake()), whichever way it sleeps.
+  if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) fatal(call, "cannot create a pipe: %s", strerror(errno));
 
   for (int s = 0; s < kSegments; ++s) {
     base_[s] = bases[s];

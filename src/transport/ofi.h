@@ -175,6 +175,16 @@ class Transport {
   // says there is work, and a write too large to be injected, or wake_if_sleeping(), ends
   // its sleep.
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr);
+  // The watchdog progress thread's sleep: up to `timeout_us` in ppoll(2) on the wake pipe
+  // alone, so that incoming traffic does not wake it (on a core shared with its PE, each
+  // wake-up would be a context switch); wake() ends it early.
+  void nap(int timeout_us);
+  // The watchdog's turn, for a PE that drove no progress since the last look (it computes,
+  // or spins on memory without calling the library): writes a batch no put joined since the
+  // last look, then one read of the completion queue, which with a manual-progress provider
+  // lands peers' operations on this PE and moves this PE's own.  It never waits for the
+  // lock: a PE thread that holds it drives progress already.
+  void assist();
   // Called by the progress thread when it starts: its turns of progress are not the PE's.
   static void mark_helper_thread();
   // Whether the PE's threads drove progress since the progress thread last asked: they wait

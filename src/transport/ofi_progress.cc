@@ -25,7 +25,9 @@ thread_local bool helper_thread = false;  // the progress thread, not a PE's own
 void Transport::mark_helper_thread() { helper_thread = true; }
 
 void Transport::count_pe_turn() {
-  if (!helper_thread) pe_turns_.fetch_add(1, std::memory_order_relaxed);
+  // A plain relaxed store, no read-modify-write: the progress thread only asks whether the
+  // count moved, and two PE threads that race here still move it.
+  if (!helper_thread) pe_turns_.store(pe_turns_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
 void Transport::progress() {
@@ -44,6 +46,26 @@ void Transport::look() {
   count_pe_turn();
   // A thread that holds the lock is inside the provider, which progresses the endpoint for
   // everyone: this look may pass.  The caller looks again on its next call.
+  std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return;
+  fi_cq_data_entry entries[kCqBatch];
+  const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
+  lock.unlock();
+  handle_completions(entries, n);
+}
+
+void Transport::nap(int timeout_us) {
+  pollfd wake{wake_pipe_[0], POLLIN, 0};
+  const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
+  if (ppoll(&wake, 1, &timeout, nullptr) > 0) {
+    char drained[16];
+    ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
+    (void)ignored;
+  }
+}
+
+void Transport::assist() {
+  flush_if_idle();
   std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return;
   fi_cq_data_entry entries[kCqBatch];

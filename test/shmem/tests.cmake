@@ -117,6 +117,9 @@ tandem_shmem_test(test_progress NP 2 4)
 # Spinning on signal_fetch, a wait that already holds, test, test_any or a fetching atomic
 # must let the blocking writes to this PE complete (manual-progress providers).
 tandem_shmem_test(poll_progress)
+# A PE that spins on its memory without calling the library, with the default settings:
+# peers' puts, gets, fetching atomics and quiet on it must complete meanwhile.
+tandem_shmem_test(spin_target)
 # TANDEM_NET_TIMEOUT: a PE stopped by SIGSTOP ends the job, well within the time limit, with
 # one line naming the waiting call and the stopped PE; a peer that is slow but answers (every
 # 100 ms) is not taken for a dead one.  The link-down case is in test/netns.
@@ -192,10 +195,13 @@ set_tests_properties(atomic_sum_software_np4_nodes2 atomic_sum_software_np4_node
 tandem_shmem_run(busy_target_software "api;internode" 2 busy_target --nodes 2)
 set_tests_properties(busy_target_software PROPERTIES
                      ENVIRONMENT "TANDEM_ATOMICS=software;TANDEM_PROGRESS_THREAD=on")
+tandem_shmem_run(busy_target_software_default "api;internode" 2 busy_target --nodes 2)
 unset(T_ENV)
 
-# A target that computes for 2 s without calling the library: with a progress thread, PE 0's
-# operations on it complete during that time (the program checks it); without, they wait.
+# A target that computes for 2 s without calling the library: with a progress thread (on, or
+# the default's watchdog), PE 0's operations on it complete during that time (the program
+# checks it); without (off), they complete correctly once it calls the library again.
+tandem_shmem_run(busy_target_default "api;internode" 2 busy_target --nodes 2)
 tandem_shmem_run(busy_target_progress_thread "api;internode" 2 busy_target --nodes 2)
 set_tests_properties(busy_target_progress_thread PROPERTIES ENVIRONMENT "TANDEM_PROGRESS_THREAD=on")
 tandem_shmem_run(busy_target_no_progress_thread "api;internode" 2 busy_target --nodes 2)

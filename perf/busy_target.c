@@ -1,0 +1,76 @@
+/* Operations on a PE that computes without calling the library: PE 1 busy-waits for the
+ * compute time (-c MS, default 2000) with no library call, while PE 0, once PE 1 has begun,
+ * times single operations on PE 1's memory one by one: an 8-byte get, an 8-byte put +
+ * quiet, a fetch-and-add.  With a manual-progress network each completes only when
+ * something progresses PE 1's side (its progress thread, or PE 1 itself once its compute
+ * phase ends).  PE 0 stops after 20 of each or when PE 1 has finished computing, and
+ * reports whether every one completed during the compute phase.
+ *
+ * CSV metrics (per operation, best and median of the samples, and the worst):
+ * busy_get_us, busy_put_quiet_us, busy_fetch_add_us, each also _max; busy_during (1: every
+ * operation completed while PE 1 computed). */
+#include "perf_shmem.h"
+
+static long computing = 1;
+static long word;
+
+enum { kSamples = 20 };
+
+static void emit_max(const char* metric, const double* t, int n) {
+  double worst = 0;
+  for (int i = 0; i < n; ++i)
+    if (t[i] > worst) worst = t[i];
+  printf("8,%d,%s_max,%.6g\n", n, metric, worst);
+}
+
+int main(int argc, char** argv) {
+  struct perf_opts o = perf_defaults();
+  const long compute_ms = perf_take_count(&argc, argv, "-c", 2000, "compute time of PE 1 in ms");
+  perf_parse(argc, argv, &o);
+  const int me = perf_shmem_start("busy_target", &o);
+  if (shmem_n_pes() < 2) {
+    shmem_finalize();
+    return 0;
+  }
+  shmem_barrier_all();
+  if (me == 1) {
+    const double start = perf_now_us();
+    while (perf_now_us() - start < compute_ms * 1000.0) perf_cpu_relax();
+    computing = 0;
+  } else if (me == 0) {
+    /* Let PE 1 begin its compute phase. */
+    const double begin = perf_now_us();
+    while (perf_now_us() - begin < 50000.0) perf_cpu_relax();
+    double get[kSamples], put[kSamples], amo[kSamples];
+    long value = 0;
+    int n = 0;
+    for (; n < kSamples; ++n) {
+      double t0 = perf_now_us();
+      shmem_getmem(&value, &word, sizeof value, 1);
+      get[n] = perf_now_us() - t0;
+      t0 = perf_now_us();
+      shmem_long_p(&word, n, 1);
+      shmem_quiet();
+      put[n] = perf_now_us() - t0;
+      t0 = perf_now_us();
+      shmem_long_atomic_fetch_add(&word, 1, 1);
+      amo[n] = perf_now_us() - t0;
+      if (shmem_long_g(&computing, 1) == 0) {
+        ++n;
+        break;
+      }
+    }
+    const long during = shmem_long_g(&computing, 1);
+    perf_emit(8, n, "busy_get_us", get, n, 1);
+    emit_max("busy_get_us", get, n);
+    perf_emit(8, n, "busy_put_quiet_us", put, n, 1);
+    emit_max("busy_put_quiet_us", put, n);
+    perf_emit(8, n, "busy_fetch_add_us", amo, n, 1);
+    emit_max("busy_fetch_add_us", amo, n);
+    printf("8,%d,busy_during,%ld\n", n, during);
+    (void)value;
+  }
+  shmem_barrier_all();
+  shmem_finalize();
+  return 0;
+}
