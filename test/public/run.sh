@@ -211,31 +211,128 @@ suite_osu() {
 }
 
 # A checkout of openshmem-org/openshmem-examples: the C programs in c/, compiled one by one
-# (the makefile does not link libm, which shmem_2dheat.c needs).  cache.c is left out: it
-# calls the cache routines that OpenSHMEM 1.4 removed.
+# (the makefile does not link libm, which shmem_2dheat.c needs), each run with the PE counts
+# it needs.  Left out: cache.c, which calls the cache routines that OpenSHMEM 1.4 removed.
 suite_openshmem-examples() {
   local d=$dir/c f n
+  fail_pattern='FAIL|Failed|WRONG|^error:'
   prog_dir=$d
   for f in "$d"/*.c; do
     n=$(basename "$f" .c)
     case $n in cache) continue ;; esac
-    [ -n "${SKIP_BUILD:-}" ] || build oshcc -g -O2 -std=c11 -o "$d/$n.x" "$f" -lm ||
+    [ -n "${SKIP_BUILD:-}" ] || build oshcc -g -O2 -std=gnu11 -o "$d/$n.x" "$f" -lm ||
       { unbuilt+=("$n"); continue; }
     case $n in
-      global_exit) prog -s 99 "$n" "1 2 4" "./$n.x" ;;
+      global_exit) prog -s 99 "$n" "1 2 4" "./$n.x" ;;  # exits with 99 on purpose
+      # PE 0 puts to, gets from or updates PE 1, or PE 1 waits for PE 0: 2 PEs at least.
+      # addr-accessible.c:90 reports FAIL when a stack variable is rightly not accessible;
+      # finalize.c:72 calls shmem_finalize a second time with no shmem_init to match it.
+      addr-accessible | finalize) ;;
+      add | amo-fetch | amo-set | bar | dip | fadd | finc | fip | heapput | \
+        iget | iip | inc | iput | lip | lock | stride | testwaituntil | shmem_twosided)
+        prog "$n" "2 4" "./$n.x" ;;
+      # Active sets of 4 PEs written out (bcast3.c:74, collect32.c:98, reduce-max.c:84,
+      # reduce-sum.c:99), PEs 0 and 2 (bcast4.c:82), PEs 2 and 3 (bar_pair.c:85); ptp refuses
+      # fewer than 4 PEs.
+      bar_pair | bcast3 | bcast4 | collect32 | reduce-max | reduce-sum | ptp)
+        prog "$n" "4" "./$n.x" ;;
+      # Ping-pongs between PEs 2k and 2k+1 (it returns at once on 1 PE): 100 round trips of
+      # 1 to 1024 words, doubling.
+      sping) prog "$n" "2 4" "./$n.x" -n 100 1 1024 ;;
       *) prog "$n" "1 2 4" "./$n.x" ;;
     esac
   done
 }
 
-# A checkout of coti/SKaMPI, configured for OpenSHMEM; runs its shmem.ski input.
+# A checkout of coti/SKaMPI, built in its OpenSHMEM mode (configure --enable-openshmem
+# --disable-mpi; the generated files are remade, and its parser needs bison and flex).  Its
+# sources do not build against the OpenSHMEM 1.5+ API as they stand, so the build is helped:
+#  - the bitwise atomics are called on int (src/measurements/openshmem_atomic.c:806 and on),
+#    which the standard defines only for unsigned and fixed-width types: int32 is named instead;
+#  - the 1.5 prototypes in src/measurements/openshmem_coll.c:70 and on name a type `team`:
+#    it is defined as shmem_team_t;
+#  - globals are defined in several files (openshmem_coll.c:40-43, openshmem_ctx.c:47):
+#    -fcommon;
+#  - without MPI, src/misc.c:319 still calls MPI_Wtime: a clock_gettime one is given.
+# Built so, it is not run: init_globals (src/misc.c:141) takes global_ranks from
+# shmem_malloc(measurement_size) while measurement_size is still 0, gets NULL (as the
+# standard says for size 0) and writes through it, so every PE dies at start.  Once that is
+# fixed, run tandem-short.ski (written here: a few puts, gets, atomics, a barrier, broadcasts,
+# fcollects, a lock, allocations) at 2 and 4 PEs.
 suite_skampi() {
+  local shim=$dir/tandem-shim defs op
   if [ -z "${SKIP_BUILD:-}" ]; then
-    (cd "$dir" && build ./configure CC=oshcc --enable-openshmem --disable-mpi && build make -j2)
+    command -v yacc >/dev/null && command -v lex >/dev/null ||
+      die "SKaMPI needs yacc and lex (bison and flex) to build"
+    mkdir -p "$shim"
+    printf '%s\n' '#include <time.h>' 'static inline double MPI_Wtime(void)' '{' \
+      '  struct timespec t;' '  clock_gettime(CLOCK_MONOTONIC, &t);' \
+      '  return t.tv_sec + t.tv_nsec * 1e-9;' '}' >"$shim/mpi-wtime.h"
+    defs="-Dteam=shmem_team_t -include $shim/mpi-wtime.h"
+    for op in fetch_and fetch_or fetch_xor and or xor; do
+      defs+=" -Dshmem_int_atomic_$op=shmem_int32_atomic_$op"
+      defs+=" -Dshmem_ctx_int_atomic_$op=shmem_ctx_int32_atomic_$op"
+    done
+    (cd "$dir" && build autoreconf -fi &&
+      build ./configure CC=oshcc OSHCC=oshcc --enable-openshmem --disable-mpi \
+        CFLAGS='-g -O2 -fcommon' CPPFLAGS="$defs" &&
+      build make -j2)
   fi
+  [ -x "$dir/skampi" ] || unbuilt+=(skampi)
+  cat >"$dir/tandem-short.ski" <<'SKI'
+set_min_repetitions(4)
+set_max_repetitions(8)
+set_max_relative_standard_error(0.1)
+comm_pt2pt = MPI_COMM_WORLD
+MAXSIZE = 4096
+set_skampi_buffer(MAXSIZE)
+begin measurement "put"
+  for count = 8 to MAXSIZE step *8 do
+    measure comm_pt2pt : Shmem_Put_Simple(count, 5)
+  od
+end measurement
+begin measurement "get"
+  for count = 8 to MAXSIZE step *8 do
+    measure comm_pt2pt : Shmem_Get_Round(count, 5)
+  od
+end measurement
+begin measurement "p"
+  measure comm_pt2pt : Shmem_P_Simple(5)
+end measurement
+begin measurement "fetch-add"
+  measure comm_pt2pt : Shmem_Atomic_Fetch_Add(5)
+end measurement
+begin measurement "fetch-and"
+  measure comm_pt2pt : Shmem_Atomic_Fetch_And(5)
+end measurement
+begin measurement "barrier"
+  measure comm_pt2pt : Shmem_Barrier()
+end measurement
+begin measurement "broadcast"
+  for count = 8 to MAXSIZE step *8 do
+    measure comm_pt2pt : Shmem_Bcast_All(5, count, 0)
+  od
+end measurement
+begin measurement "fcollect"
+  for count = 8 to MAXSIZE step *8 do
+    measure comm_pt2pt : Shmem_Fcollect_Consecutive(5, count)
+  od
+end measurement
+begin measurement "lock"
+  measure comm_pt2pt : Shmem_Lock_Test_Busy()
+end measurement
+begin measurement "malloc"
+  measure comm_pt2pt : Shmem_Malloc(10, 256)
+end measurement
+SKI
   default_timeout=300
   prog_dir=$dir
-  prog skampi-shmem "2 4" ./skampi -i ski/shmem.ski
+  # prog skampi-short "2 4" ./skampi -i tandem-short.ski   # see init_globals above
+  if [ ${#unbuilt[@]} -eq 0 ]; then
+    echo "skampi built ($dir/skampi); not run: its init_globals writes through" \
+      "shmem_malloc(0) (src/misc.c:141)"
+    exit 0
+  fi
 }
 
 declare -F "suite_$suite" >/dev/null || die "unknown suite '$suite'"
