@@ -224,6 +224,8 @@ suite_openshmem-examples() {
       { unbuilt+=("$n"); continue; }
     case $n in
       global_exit) prog -s 99 "$n" "1 2 4" "./$n.x" ;;  # exits with 99 on purpose
+      # Puts to a NULL dest on purpose: the library must end the job with an error (status 1).
+      nullput) prog -s 1 "$n" "2 4" "./$n.x" ;;
       # PE 0 puts to, gets from or updates PE 1, or PE 1 waits for PE 0: 2 PEs at least.
       # addr-accessible.c:90 reports FAIL when a stack variable is rightly not accessible;
       # finalize.c:72 calls shmem_finalize a second time with no shmem_init to match it.
