@@ -215,6 +215,8 @@ class Transport {
  private:
   static constexpr int kCqBatch = 8;  // completion entries read per turn
   // Serves what one read of the CQ returned (`n` entries, or a negative error).
+  // One read of the CQ, skipped when another thread holds the lock (look() and assist()).
+  void read_cq_unless_busy();
   void handle_completions(fi_cq_data_entry* entries, ssize_t n);
   void wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
                     std::atomic<uint64_t>* done_seen, uint64_t* errors_seen);

@@ -44,8 +44,12 @@ void Transport::progress() {
 void Transport::look() {
   flush("progress");
   count_pe_turn();
+  read_cq_unless_busy();
+}
+
+void Transport::read_cq_unless_busy() {
   // A thread that holds the lock is inside the provider, which progresses the endpoint for
-  // everyone: this look may pass.  The caller looks again on its next call.
+  // everyone: this read may pass.  The caller looks again on its next call.
   std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return;
   fi_cq_data_entry entries[kCqBatch];
@@ -66,12 +70,7 @@ void Transport::nap(int timeout_us) {
 
 void Transport::assist() {
   flush_if_idle();
-  std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
-  if (!lock.owns_lock()) return;
-  fi_cq_data_entry entries[kCqBatch];
-  const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
-  lock.unlock();
-  handle_completions(entries, n);
+  read_cq_unless_busy();
 }
 
 void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
