@@ -187,6 +187,13 @@ void Group::sync() {
   }
 }
 
+bool Group::on_one_node() const {
+  if (!rt().spans_nodes) return true;
+  for (int r = 0; r < size_; ++r)
+    if (!rt().heap.peer_base[static_cast<size_t>(pe(r))]) return false;
+  return true;
+}
+
 uint64_t* Group::exchange() const {
   if (team_) return &area[team_->slot].exchange;
   return reinterpret_cast<uint64_t*>(&psync_[SHMEM_SYNC_SIZE - 1]);

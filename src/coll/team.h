@@ -81,6 +81,8 @@ class Group {
   // specification leaves it undefined).
   bool member() const { return rank_ >= 0; }
   int pe(int rank) const { return team_ ? team_->pes[static_cast<size_t>(rank)] : start_ + rank * stride_; }
+  // True when every PE of the group is on this node (its memory mapped here).
+  bool on_one_node() const;
   // `root` when it is a rank of the group, else a fatal error naming `what`.
   int rank_of_root(int root, const char* what) const;
   // Returns once every PE of the group has called it.

@@ -3,6 +3,7 @@
  * with sizes from 0 to beyond the library's 1 MiB reduction pieces, and back to back on
  * the same buffers with no barrier in between. */
 #include <complex.h>
+#include <string.h>
 
 #include "common.h"
 
@@ -41,6 +42,62 @@ static void run(shmem_team_t team, const char *name) {
     bad = 0;
     for (size_t i = 0; i < count; ++i) bad += src[i] != value(n - 1, i);
     CHECK(bad == 0, "%s: in-place max_reduce of %zu: %d wrong", name, count, bad);
+  }
+
+  /* Large reductions of every operation, with counts that do not split evenly into the
+   * PEs' slices, and a double sum whose rounding shows the order of the fold: the result
+   * must be the sum in rank order, bit for bit, on every PE. */
+  {
+    const size_t counts[] = {255, 1001, 4099, 140001};
+    int *isrc = (int *)src, *idst = (int *)dst;
+    for (size_t s = 0; s < sizeof counts / sizeof counts[0]; ++s) {
+      const size_t count = counts[s];
+      int bad = 0;
+#define INT_OP(TYPE, OP, EXPECT_INIT, EXPECT_STEP)                                           \
+  for (size_t i = 0; i < count; ++i) isrc[i] = (int)((value(rank, i) % 1000) + 1);     \
+  shmem_##TYPE##_##OP##_reduce(team, idst, isrc, count);                               \
+  bad = 0;                                                                             \
+  for (size_t i = 0; i < count; ++i) {                                                 \
+    int e = EXPECT_INIT;                                                               \
+    for (int r = 0; r < n; ++r) {                                                      \
+      const int v = (int)((value(r, i) % 1000) + 1);                                   \
+      e = EXPECT_STEP;                                                                 \
+    }                                                                                  \
+    bad += idst[i] != e;                                                               \
+  }                                                                                    \
+  CHECK(bad == 0, "%s: " #TYPE "_" #OP "_reduce of %zu: %d wrong", name, count, bad);
+      INT_OP(int, sum, 0, e + v)
+      INT_OP(int, prod, 1, e * v)
+      INT_OP(int, max, 0, v > e ? v : e)
+      INT_OP(int, min, 1 << 30, v < e ? v : e)
+      INT_OP(int32, and, -1, e & v)
+      INT_OP(int32, or, 0, e | v)
+      INT_OP(int32, xor, 0, e ^ v)
+#undef INT_OP
+      double *dsrc = (double *)src, *ddst = (double *)dst;
+      for (size_t i = 0; i < count; ++i) dsrc[i] = 1.0 / (double)(value(rank, i) % 977 + 3) + (double)(rank << 20);
+      shmem_double_sum_reduce(team, ddst, dsrc, count);
+      bad = 0;
+      for (size_t i = 0; i < count; ++i) {
+        double e = 1.0 / (double)(value(0, i) % 977 + 3);
+        for (int r = 1; r < n; ++r) e += 1.0 / (double)(value(r, i) % 977 + 3) + (double)(r << 20);
+        bad += memcmp(&ddst[i], &e, sizeof e) != 0;
+      }
+      CHECK(bad == 0, "%s: double_sum_reduce of %zu: %d not the sum in rank order", name, count, bad);
+      float *fsrc = (float *)src;
+      for (size_t i = 0; i < count; ++i) fsrc[i] = (float)(value(rank, i) % 4099) - 2000.0f;
+      shmem_float_min_reduce(team, fsrc, fsrc, count); /* in place */
+      bad = 0;
+      for (size_t i = 0; i < count; ++i) {
+        float e = (float)(value(0, i) % 4099) - 2000.0f;
+        for (int r = 1; r < n; ++r) {
+          const float v = (float)(value(r, i) % 4099) - 2000.0f;
+          e = v < e ? v : e;
+        }
+        bad += fsrc[i] != e;
+      }
+      CHECK(bad == 0, "%s: in-place float_min_reduce of %zu: %d wrong", name, count, bad);
+    }
   }
 
   /* Every operation on a few types (sources are symmetric: statics). */

@@ -16,6 +16,8 @@ static int isrc[256], idst[256];
 static double dsrc[4], ddst[4];
 static float _Complex csrc[2], cdst[2];
 static long barrier_count;
+#define LARGE 3001
+static long lbig[LARGE], lbig_out[LARGE], pwrk_big[LARGE / 2 + 1];
 
 static void run(int start, int log_stride, int size) {
   const int me = shmem_my_pe(), stride = 1 << log_stride;
@@ -72,6 +74,16 @@ static void run(int start, int log_stride, int size) {
   dsrc[0] = rank, dsrc[1] = -rank;
   shmem_double_max_to_all(ddst, dsrc, 2, start, log_stride, size, pwrk_double, psync);
   CHECK(ddst[0] == size - 1 && ddst[1] == 0, "double_max_to_all %g %g", ddst[0], ddst[1]);
+  /* Large enough to be folded in slices, and an odd count. */
+  for (int i = 0; i < LARGE; ++i) lbig[i] = (long)rank * 100003 + i, lbig_out[i] = -1;
+  shmem_long_sum_to_all(lbig_out, lbig, LARGE, start, log_stride, size, pwrk_big, psync);
+  int wrong = 0;
+  for (int i = 0; i < LARGE; ++i) wrong += lbig_out[i] != 100003L * size * (size - 1) / 2 + (long)size * i;
+  CHECK(wrong == 0, "long_sum_to_all of %d: %d wrong", LARGE, wrong);
+  shmem_long_max_to_all(lbig, lbig, LARGE, start, log_stride, size, pwrk_big, psync); /* in place */
+  wrong = 0;
+  for (int i = 0; i < LARGE; ++i) wrong += lbig[i] != (long)(size - 1) * 100003 + i;
+  CHECK(wrong == 0, "in-place long_max_to_all of %d: %d wrong", LARGE, wrong);
   csrc[0] = 1.0f * I;
   shmem_complexf_prod_to_all(cdst, csrc, 1, start, log_stride, size, pwrk_complex, psync);
   const float _Complex powers[4] = {1, 1.0f * I, -1, -1.0f * I};
