@@ -164,6 +164,12 @@ Group::Group(const char* call, int start, int log_stride, int size, long* psync,
   rank_ = offset / stride_;
   check_buffer(call, "pSync", psync, psync_len * sizeof(long));
   locate(call, "pSync", psync, psync_len * sizeof(long), r.my_pe);  // symmetric
+  // Every PE in order (the usual active set) is SHMEM_TEAM_WORLD: its barrier counters need
+  // no reset after each round (across nodes the reset of a pSync word is a network atomic on
+  // one's own memory, a round trip), and its banks give small collectives one sync instead
+  // of two.  Every PE makes its collective calls in the same order whichever form it uses, so
+  // the team's counters stay in step; pSync is left untouched, holding SHMEM_SYNC_VALUE.
+  if (start == 0 && size == r.n_pes) team_ = &tandem_team_world;
 }
 
 int Group::rank_of_root(int root, const char* what) const {

@@ -1,7 +1,8 @@
 /* The deprecated active-set collectives: shmem_barrier, shmem_sync (four arguments),
  * broadcast32/64, collect, fcollect, alltoall(s) and the *_to_all reductions, on every PE
  * and on the even PEs (logPE_stride 1).  pSync must hold SHMEM_SYNC_VALUE again once every
- * PE is done, so one array serves every call here. */
+ * PE is done, so one array serves every call here.  The active set of every PE is
+ * SHMEM_TEAM_WORLD: its calls interleave with the team's. */
 #include <complex.h>
 
 #include "common.h"
@@ -100,6 +101,25 @@ int main(void) {
   shmem_barrier_all();
   run(0, 1, (npes + 1) / 2);
   shmem_barrier_all();
+  /* The active set of every PE and SHMEM_TEAM_WORLD interleaved, back to back with no
+   * barrier in between: each result must be its own round's. */
+  const int me = shmem_my_pe();
+  for (long round = 0; round < 100; ++round) {
+    lsrc[0] = round * 10 + me;
+    shmem_long_sum_to_all(ldst, lsrc, 1, 0, 0, npes, pwrk_long, psync);
+    CHECK(ldst[0] == round * 10 * npes + (long)npes * (npes - 1) / 2, "round %ld: sum_to_all %ld", round, ldst[0]);
+    lsrc[1] = round + me;
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, &ldst[1], &lsrc[1], 1);
+    CHECK(ldst[1] == round * npes + (long)npes * (npes - 1) / 2, "round %ld: sum_reduce %ld", round, ldst[1]);
+    const int root = (int)(round % npes);
+    lsrc[2] = round * 100 + me;
+    ldst[2] = -1;
+    shmem_broadcast64(&ldst[2], &lsrc[2], 1, root, 0, 0, npes, psync);
+    CHECK(ldst[2] == (me == root ? -1 : round * 100 + root), "round %ld: broadcast64 %ld", round, ldst[2]);
+    shmem_long_broadcast(SHMEM_TEAM_WORLD, &ldst[3], &lsrc[2], 1, root);
+    CHECK(ldst[3] == round * 100 + root, "round %ld: team broadcast %ld", round, ldst[3]);
+    if (round % 10 == 0) shmem_barrier(0, 0, npes, psync);
+  }
   int dirty = 0;
   for (int i = 0; i < SHMEM_SYNC_SIZE; ++i) dirty += psync[i] != SHMEM_SYNC_VALUE;
   CHECK(dirty == 0, "%d pSync elements do not hold SHMEM_SYNC_VALUE after the collectives", dirty);
