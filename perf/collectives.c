@@ -1,7 +1,14 @@
-/* Collectives on SHMEM_TEAM_WORLD, per size: every PE calls the routine `iterations` times
- * under one timer; the figure is PE 0's loop time over the iterations.  The references of
- * the same run are shmem_barrier_all (the synchronisation every collective contains) and a
- * memcpy of the size (the copy every PE of a broadcast makes).
+/* Collectives, per size: every PE calls the routine `iterations` times under one timer;
+ * the figure is PE 0's loop time over the iterations.  The references of the same run are
+ * shmem_barrier_all (the synchronisation every collective contains) and a memcpy of the size
+ * (the copy every PE of a broadcast makes).
+ *
+ * By default the routines of OpenSHMEM 1.5 on SHMEM_TEAM_WORLD are timed.  With -A, and
+ * always when built against a library older than OpenSHMEM 1.5 (which has no teams), the
+ * deprecated active-set routines on all PEs are timed instead (shmem_broadcast64,
+ * shmem_long_sum_to_all, shmem_fcollect64, shmem_alltoall64, each call with the other of
+ * two pSync arrays, as a program that has no barrier between its collectives must): every
+ * OpenSHMEM has them, so perf/peer.sh compares two implementations on the same routines.
  *
  * CSV metrics: coll_barrier_us (size 0), coll_memcpy_us, broadcast_us (root 0, all of
  * `size`), sum_reduce_us (longs, `size` bytes of them), fcollect_us (`size` bytes from each
@@ -10,15 +17,54 @@
 
 #include <string.h>
 
+#if defined(SHMEM_MAJOR_VERSION) && SHMEM_MAJOR_VERSION * 100 + SHMEM_MINOR_VERSION >= 105
+#define HAVE_TEAMS 1
+#else
+#define HAVE_TEAMS 0
+#endif
+
 typedef void (*collective_fn)(void* dest, const void* source, size_t bytes);
 
+static void copy(void* d, const void* s, size_t bytes) { memcpy(d, s, bytes); }
+
+#if HAVE_TEAMS
 static void broadcast(void* d, const void* s, size_t bytes) { shmem_broadcastmem(SHMEM_TEAM_WORLD, d, s, bytes, 0); }
 static void reduce(void* d, const void* s, size_t bytes) {
   shmem_long_sum_reduce(SHMEM_TEAM_WORLD, d, s, bytes / sizeof(long));
 }
 static void fcollect(void* d, const void* s, size_t bytes) { shmem_fcollectmem(SHMEM_TEAM_WORLD, d, s, bytes); }
 static void alltoall(void* d, const void* s, size_t bytes) { shmem_alltoallmem(SHMEM_TEAM_WORLD, d, s, bytes); }
-static void copy(void* d, const void* s, size_t bytes) { memcpy(d, s, bytes); }
+#endif
+
+/* The active-set forms, on every PE; sizes are whole 64-bit elements. */
+static long psync[2][SHMEM_REDUCE_SYNC_SIZE > SHMEM_ALLTOALL_SYNC_SIZE ? SHMEM_REDUCE_SYNC_SIZE
+                                                                         : SHMEM_ALLTOALL_SYNC_SIZE];
+static long* pwrk; /* symmetric, max(count / 2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) longs */
+static unsigned calls;
+static long* next_psync(void) { return psync[calls++ % 2]; }
+static void broadcast_as(void* d, const void* s, size_t bytes) {
+  shmem_broadcast64(d, s, bytes / 8, 0, 0, 0, shmem_n_pes(), next_psync());
+}
+static void reduce_as(void* d, const void* s, size_t bytes) {
+  shmem_long_sum_to_all(d, s, (int)(bytes / sizeof(long)), 0, 0, shmem_n_pes(), pwrk, next_psync());
+}
+static void fcollect_as(void* d, const void* s, size_t bytes) {
+  shmem_fcollect64(d, s, bytes / 8, 0, 0, shmem_n_pes(), next_psync());
+}
+static void alltoall_as(void* d, const void* s, size_t bytes) {
+  shmem_alltoall64(d, s, bytes / 8, 0, 0, shmem_n_pes(), next_psync());
+}
+
+/* Takes -A out of argv; returns whether it was there. */
+static int take_flag(int* argc, char** argv, const char* flag) {
+  for (int i = 1; i < *argc; ++i) {
+    if (strcmp(argv[i], flag) != 0) continue;
+    for (int j = i; j + 1 < *argc; ++j) argv[j] = argv[j + 1];
+    --*argc;
+    return 1;
+  }
+  return 0;
+}
 
 static void measure(int me, const struct perf_opts* o, size_t size, const char* metric, collective_fn fn, void* dest,
                     const void* source) {
@@ -37,13 +83,23 @@ static void measure(int me, const struct perf_opts* o, size_t size, const char* 
 int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
   o.max_size = 1 * PERF_MIB;
+  const int active_sets = take_flag(&argc, argv, "-A") || !HAVE_TEAMS;
   perf_parse(argc, argv, &o);
   const int me = perf_shmem_start("collectives", &o);
   const size_t npes = (size_t)shmem_n_pes();
-  char* source = shmem_malloc(o.max_size * npes);
-  char* dest = shmem_malloc(o.max_size * npes);
+  /* Page-aligned, so that every implementation copies between buffers placed alike (a
+   * heap's allocation headers would otherwise decide how fast memcpy runs between them). */
+  char* source = shmem_align(4096, o.max_size * npes);
+  char* dest = shmem_align(4096, o.max_size * npes);
   memset(source, me + 1, o.max_size * npes);
   memset(dest, 0, o.max_size * npes);
+  for (int k = 0; k < 2; ++k)
+    for (size_t i = 0; i < sizeof psync[k] / sizeof psync[k][0]; ++i) psync[k][i] = SHMEM_SYNC_VALUE;
+  const size_t wrk = o.max_size / sizeof(long) / 2 + 1;
+  pwrk = shmem_malloc(sizeof(long) * (wrk > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? wrk : SHMEM_REDUCE_MIN_WRKDATA_SIZE));
+  if (me == 0)
+    printf("# routines: %s\n", active_sets ? "active sets (broadcast64, long_sum_to_all, fcollect64, alltoall64)"
+                                            : "teams (broadcastmem, long_sum_reduce, fcollectmem, alltoallmem)");
   shmem_barrier_all();
 
   double t[PERF_MAX_REPS];
@@ -51,14 +107,20 @@ int main(int argc, char** argv) {
   perf_barrier_loops(&o, n, t);
   if (me == 0) perf_emit(0, n, "coll_barrier_us", t, o.reps, 1);
 
+  collective_fn fns[4] = {broadcast_as, reduce_as, fcollect_as, alltoall_as};
+#if HAVE_TEAMS
+  if (!active_sets) fns[0] = broadcast, fns[1] = reduce, fns[2] = fcollect, fns[3] = alltoall;
+#endif
   for (size_t size = perf_first_size(&o); size <= o.max_size; size *= 2) {
     measure(me, &o, size, "coll_memcpy_us", copy, dest, source);
-    measure(me, &o, size, "broadcast_us", broadcast, dest, source);
-    if (size >= sizeof(long)) measure(me, &o, size, "sum_reduce_us", reduce, dest, source);
-    measure(me, &o, size, "fcollect_us", fcollect, dest, source);
-    measure(me, &o, size, "alltoall_us", alltoall, dest, source);
+    if (active_sets && size < 8) continue; /* the active-set forms move 64-bit elements */
+    measure(me, &o, size, "broadcast_us", fns[0], dest, source);
+    if (size >= sizeof(long)) measure(me, &o, size, "sum_reduce_us", fns[1], dest, source);
+    measure(me, &o, size, "fcollect_us", fns[2], dest, source);
+    measure(me, &o, size, "alltoall_us", fns[3], dest, source);
   }
   shmem_barrier_all();
+  shmem_free(pwrk);
   shmem_free(dest);
   shmem_free(source);
   shmem_finalize();

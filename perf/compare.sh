@@ -80,50 +80,7 @@ if [ "$report_only" = 0 ]; then
   done
 fi
 
-# The report: per size and metric (the best of each run, not the _median lines), the median
-# over the rounds of each setting, and B / A.
-awk -F, -v a="$a" -v b="$b" -v var="$var" -v prog="$program" '
-  FNR == 1 { s = FILENAME; sub(/.*\/round[0-9]+-/, "", s); sub(/\.csv$/, "", s) }
-  /^#/ || $3 ~ /_median$/ || NF < 4 { next }
-  { k = s SUBSEP $1 SUBSEP $3; v[k, ++n[k]] = $4; if (!(($1, $3) in seen)) { seen[$1, $3] = 1; rows[++nr] = $1 SUBSEP $3 } }
-  function median(k,   i, j, t, c, x) {
-    c = n[k]; if (c == 0) return -1
-    for (i = 1; i <= c; i++) x[i] = v[k, i]
-    for (i = 2; i <= c; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
-    return c % 2 ? x[(c + 1) / 2] : (x[c / 2] + x[c / 2 + 1]) / 2
-  }
-  END {
-    printf "# %s with %s=%s (A) and %s=%s (B)\n\n", prog, var, a, var, b
-    print "Median over the rounds of each run'"'"'s best.\n"
-    printf "| size | metric | A: %s | B: %s | B / A |\n|---|---|---|---|---|\n", a, b
-    for (i = 1; i <= nr; i++) {
-      split(rows[i], f, SUBSEP)
-      x = median(a SUBSEP rows[i]); y = median(b SUBSEP rows[i])
-      ratio = (x > 0 && y >= 0) ? sprintf("%.3f", y / x) : "-"
-      printf "| %s | %s | %.4g | %.4g | %s |\n", f[1], f[2], x, y, ratio
-      print f[2], f[1], x, y > "/dev/stderr"
-    }
-  }' "$out"/round*-"$a".csv "$out"/round*-"$b".csv 2>"$out/medians.dat" >"$out/report.md"
-
-# A plot per metric: both settings against size (gnuplot, when it has a PNG terminal).
-if command -v gnuplot >/dev/null 2>&1 && gnuplot -e "set terminal" 2>&1 | grep -qw png; then
-  echo "" >>"$out/report.md"
-  for metric in $(awk '{ print $1 }' "$out/medians.dat" | sort -u); do
-    awk -v m="$metric" '$1 == m { print $2, $3, $4 }' "$out/medians.dat" | sort -n >"$out/$metric.dat"
-    gnuplot <<GNUPLOT
-set terminal png size 900,560 noenhanced
-set output '$out/$metric.png'
-set title '$program: $metric, $var=$a and $var=$b (median of the rounds)'
-set logscale xy
-set format y '%g'
-set xlabel 'size'
-set key top left box opaque
-set grid
-plot '$out/$metric.dat' using 1:2 with linespoints title '$var=$a', '' using 1:3 with linespoints title '$var=$b'
-GNUPLOT
-    rm -f "$out/$metric.dat"
-    echo "![$metric]($metric.png)" >>"$out/report.md"
-  done
-fi
+# The report: per size and metric the median over the rounds of each setting, B / A, plots.
+bash "$here/report_ab.sh" "$out" "$a" "$b" "$program with $var=$a (A) and $var=$b (B)" "$var="
 cat "$out/report.md"
 echo "results: $out" >&2

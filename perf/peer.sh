@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Runs one OpenSHMEM benchmark of perf/ built against Tandem and against a second
+# OpenSHMEM implementation (the peer), alternately for some rounds, on one node with each
+# PE count given, and reports per PE count, size and metric the median over the rounds of
+# each implementation's best, the ratio peer / Tandem and a plot per metric, then a summary
+# of every metric at its largest size.  See perf/README.md ("Against another OpenSHMEM").
+#
+# Usage: perf/peer.sh [options] [PROGRAM] [-- options for PROGRAM]
+#   PROGRAM     a benchmark in perf/ that uses the standard API only (default: collectives,
+#               which then gets -A so that both run the active-set routines every
+#               OpenSHMEM has)
+#   -c OSHCC    the peer's compiler wrapper (default /usr/bin/oshcc: Open MPI's OSHMEM)
+#   -l LAUNCH   the peer's launcher, before -n (default for Open MPI's:
+#               "/usr/bin/oshrun --oversubscribe --bind-to none --mca osc ^rdma")
+#   -N NAME     the peer's name in the report (default: from the launcher's --version)
+#   -b BUILD    Tandem's build folder (default: build at the top of the tree)
+#   -o DIR      results folder (default: perf/results/peer-PROGRAM-<date>-<time>)
+#   -n ROUNDS   rounds, each running both (default 3)
+#   -p "PES"    PE counts, all on this node (default "2 4")
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+build="$top/build"
+peer_cc=/usr/bin/oshcc
+peer_launch=""
+peer_name=""
+out=""
+rounds=3
+pe_counts="2 4"
+while getopts "c:l:N:b:o:n:p:h" opt; do
+  case "$opt" in
+    c) peer_cc=$OPTARG ;;
+    l) peer_launch=$OPTARG ;;
+    N) peer_name=$OPTARG ;;
+    b) build=$(cd "$OPTARG" && pwd) ;;
+    o) out=$OPTARG ;;
+    n) rounds=$OPTARG ;;
+    p) pe_counts=$OPTARG ;;
+    h) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    *) exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+program=collectives
+case ${1:-} in -* | "") ;; *) program=$1; shift ;; esac  # getopts took a "--" before PROGRAM's options
+[ "${1:-}" != "--" ] || shift
+args=("$@")
+[ "$program" != collectives ] || args=(-A "${args[@]}")
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+[ -x "$peer_cc" ] || { echo "peer.sh: no peer compiler $peer_cc (-c)" >&2; exit 1; }
+peer_dir=$(dirname "$peer_cc")
+if [ -z "$peer_launch" ]; then
+  peer_launch="$peer_dir/oshrun"
+  # Open MPI's oshrun: 2 cores need --oversubscribe; its finalize crashes with the rdma
+  # one-sided component; the benchmarks pin themselves.
+  if "$peer_launch" --version 2>&1 | grep -qiE 'open ?mpi|openrte'; then
+    peer_launch="$peer_launch --oversubscribe --bind-to none --mca osc ^rdma"
+  fi
+fi
+read -r -a peer_launch_words <<<"$peer_launch"
+if [ -z "$peer_name" ]; then
+  version=$("${peer_launch_words[0]}" --version 2>&1 | head -1)
+  case $version in
+    *OpenRTE* | *"Open MPI"*) peer_name="Open MPI ${version##* } OSHMEM" ;;
+    *) peer_name=${version:-peer} ;;
+  esac
+fi
+tandem_launch=("$build/tools/oshrun/oshrun")
+[ -x "$build/perf/$program" ] || { echo "peer.sh: build perf/$program first (make -C $build perf)" >&2; exit 1; }
+out=${out:-"$here/results/peer-$program-$(date +%Y%m%d-%H%M)"}
+mkdir -p "$out"
+peer_bin="$out/$program.peer"
+"$peer_cc" -O2 -I"$here" -o "$peer_bin" "$here/$program.c" -lm ||
+  { echo "peer.sh: $peer_cc could not build perf/$program.c" >&2; exit 1; }
+
+{
+  echo "date: $(date -Is)"
+  echo "program: $program ${args[*]}"
+  echo "tandem: $("$build/tools/oshrun/oshrun" --version 2>&1 | head -1), $(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
+  echo "peer ($peer_name): $peer_cc; $peer_launch"
+  echo "pe counts: $pe_counts (one node), $rounds rounds, alternately"
+  echo "load before: $(cat /proc/loadavg)"
+  uname -a
+} >"$out/env.txt"
+
+summary="$out/report.md"
+{
+  echo "# perf/$program: Tandem (A) against $peer_name (B)"
+  echo
+  echo "Every metric at its largest size; B / A above 1: Tandem is faster (times), slower (rates)."
+  echo
+  echo "| PEs | size | metric | Tandem | $peer_name | B / A |"
+  echo "|---|---|---|---|---|---|"
+} >"$summary.head"
+: >"$summary.body"
+for np in $pe_counts; do
+  dir="$out/np$np"
+  mkdir -p "$dir"
+  for ((r = 1; r <= rounds; r++)); do
+    echo "peer.sh: $np PEs, round $r/$rounds" >&2
+    timeout 900 "${tandem_launch[@]}" -n "$np" "$build/perf/$program" "${args[@]}" \
+      >"$dir/round$r-tandem.csv" 2>"$dir/round$r-tandem.err" || echo "peer.sh: Tandem's run failed ($dir/round$r-tandem.err)" >&2
+    timeout 900 "${peer_launch_words[@]}" -n "$np" "$peer_bin" "${args[@]}" \
+      >"$dir/round$r-peer.csv" 2>"$dir/round$r-peer.err" || echo "peer.sh: the peer's run failed ($dir/round$r-peer.err)" >&2
+  done
+  bash "$here/report_ab.sh" "$dir" tandem peer "$program, $np PEs on one node: Tandem (A) and $peer_name (B)"
+  # The largest size of each metric, for the summary.
+  awk -v np="$np" '{ if (!($1 in big) || $2 + 0 >= big[$1] + 0) { big[$1] = $2; line[$1] = $0 } }
+    END { for (m in line) { split(line[m], f, " "); r = f[3] > 0 ? sprintf("%.3f", f[4] / f[3]) : "-"
+          printf "| %s | %s | %s | %.4g | %.4g | %s |\n", np, f[2], f[1], f[3], f[4], r } }' \
+    "$dir/medians.dat" | sort >>"$summary.body"
+done
+{
+  cat "$summary.head" "$summary.body"
+  echo
+  for np in $pe_counts; do echo "- [$np PEs](np$np/report.md)"; done
+} >"$summary"
+rm -f "$summary.head" "$summary.body"
+echo "load after: $(cat /proc/loadavg)" >>"$out/env.txt"
+cat "$summary"
+echo "results: $out" >&2
