@@ -7,8 +7,8 @@
 #
 # Usage: perf/peer.sh [options] [PROGRAM] [-- options for PROGRAM]
 #   PROGRAM     a benchmark in perf/ that uses the standard API only (default: collectives,
-#               which then gets -A so that both run the active-set routines every
-#               OpenSHMEM has)
+#               which then gets -A -M 4M: the active-set routines, which every
+#               OpenSHMEM has, 8 B to 4 MiB)
 #   -c OSHCC    the peer's compiler wrapper (default /usr/bin/oshcc: Open MPI's OSHMEM)
 #   -l LAUNCH   the peer's launcher, before -n (default for Open MPI's:
 #               "/usr/bin/oshrun --oversubscribe --bind-to none --mca osc ^rdma")
@@ -46,7 +46,7 @@ program=collectives
 case ${1:-} in -* | "") ;; *) program=$1; shift ;; esac  # getopts took a "--" before PROGRAM's options
 [ "${1:-}" != "--" ] || shift
 args=("$@")
-[ "$program" != collectives ] || args=(-A "${args[@]}")
+[ "$program" != collectives ] || args=(-A -M 4M "${args[@]}")  # options given later win
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 [ -x "$peer_cc" ] || { echo "peer.sh: no peer compiler $peer_cc (-c)" >&2; exit 1; }

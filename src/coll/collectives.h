@@ -12,6 +12,9 @@
 // Small collectives on a team (the whole team's data fits a bank, Group::bank) push
 // instead: each PE writes its part into every PE's bank, then one sync, then each PE reads
 // its own bank.  One sync instead of two; dest is still written only by its owner.
+//
+// Large reductions are the exception to both (reduce_sliced): each PE folds one slice and
+// writes the result into that slice of every PE's dest, between the same two syncs.
 #pragma once
 
 #include <algorithm>
