@@ -51,9 +51,9 @@ uint64_t swap_tail(const LockWord& home, uint64_t tail, Replace replace) {
   return old & kTailMask;
 }
 
-void wait_for_bits(long* lock, uint64_t mask) {
+void wait_for_bits(const char* call, long* lock, uint64_t mask) {
   auto* mine = reinterpret_cast<uint64_t*>(lock);
-  wait_until_ready([&] { return (__atomic_load_n(mine, __ATOMIC_ACQUIRE) & mask) != 0; });
+  wait_until_ready(call, [&] { return (__atomic_load_n(mine, __ATOMIC_ACQUIRE) & mask) != 0; });
 }
 
 }  // namespace
@@ -68,7 +68,7 @@ TANDEM_API(void, set_lock, (long* lock)) {
   const uint64_t prev = swap_tail(home, self, [](uint64_t) { return true; });
   if (prev == 0) return;
   word_on(call, lock, static_cast<int>(prev - 1)).fetch_or(self << 32);
-  wait_for_bits(lock, kGranted);
+  wait_for_bits(call, lock, kGranted);
 }
 
 TANDEM_API(int, test_lock, (long* lock)) {
@@ -97,7 +97,7 @@ TANDEM_API(void, clear_lock, (long* lock)) {
   }
   if ((old & kTailMask) == 0) fatal(call, "lock = %p is not held by this PE", static_cast<void*>(lock));
   // A successor is queued (or about to link itself): wait for the link, then grant.
-  wait_for_bits(lock, kNextMask);
+  wait_for_bits(call, lock, kNextMask);
   const uint64_t next = (__atomic_load_n(reinterpret_cast<uint64_t*>(lock), __ATOMIC_ACQUIRE) & kNextMask) >> 32;
   word_on(call, lock, static_cast<int>(next - 1)).fetch_or(kGranted);
 }

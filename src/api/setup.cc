@@ -171,10 +171,10 @@ void runtime_init(const char* call, int requested_threads) {
   // What every wait does each turn: drain this PE's notification ring (a node peer may be
   // held back by a full one; nothing to drain before notify::init), and drive the network
   // when PEs span nodes.
-  r.progress = r.spans_nodes ? [] {
+  r.progress = r.spans_nodes ? [](const char* call) {
     notify::poll();
-    network_transport().poll("progress");
-  } : notify::poll;
+    network_transport().poll(call);
+  } : [](const char*) { notify::poll(); };
   r.look = r.spans_nodes ? [] {
     notify::poll();
     network_transport().look();
@@ -249,7 +249,7 @@ void runtime_finalize(const char* call) {
     // operation targets an endpoint any more, and endpoints can close.
     scheduler().quiet(call);
     r.boot.fence(call);
-    r.progress = notify::poll;
+    r.progress = [](const char*) { notify::poll(); };
     r.look = notify::poll;
     progress_thread().stop();
     scheduler().configure(~size_t{0}, nullptr);

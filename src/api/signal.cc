@@ -84,7 +84,7 @@ TANDEM_API(uint64_t, signal_wait_until, (uint64_t* sig_addr, int cmp, uint64_t c
   check_ready(TANDEM_CALL);
   check_buffer(TANDEM_CALL, "sig_addr", sig_addr, sizeof(uint64_t));
   uint64_t seen = 0;
-  wait_until_ready([&] {
+  wait_until_ready(TANDEM_CALL, [&] {
     seen = __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
     return compare_values(TANDEM_CALL, seen, cmp, cmp_value);
   });

@@ -80,7 +80,7 @@ Outcome wait_set(const char* call, T* ivars, size_t nelems, size_t* indices, con
                  int cmp, const T* operands, bool vector, Mode mode) {
   check_set(call, ivars, nelems);
   Outcome outcome{};
-  wait_until_ready([&] {
+  wait_until_ready(call, [&] {
     outcome = test_set(call, ivars, nelems, indices, status, cmp, operands, vector, mode);
     return outcome.done;
   });
@@ -92,7 +92,7 @@ void wait_until(const char* call, T* ivar, int cmp, T value) {
   check_ready(call);
   check_buffer(call, "ivar", ivar, sizeof(T));
   check_cmp(call, cmp);
-  wait_until_ready([&] { return compare_values(call, load(ivar), cmp, value); });
+  wait_until_ready(call, [&] { return compare_values(call, load(ivar), cmp, value); });
 }
 
 template <typename T>

@@ -111,7 +111,7 @@ void PmixBoot::fence(const char* call) {
   pmix_status_t rc = PMIx_Fence_nb(nullptr, 0, nullptr, 0, on_fence_done, &result);
   if (rc == PMIX_OPERATION_SUCCEEDED) return;
   if (rc == PMIX_SUCCESS) {
-    wait_until_ready([&] { return result.done.load(std::memory_order_acquire); });
+    wait_until_ready(call, [&] { return result.done.load(std::memory_order_acquire); });
     rc = result.status;
   }
   if (rc != PMIX_SUCCESS) fatal(call, "PMIx_Fence failed: %s", PMIx_Error_string(rc));

@@ -101,7 +101,7 @@ void team_sync(const char* call, tandem_team& team) {
     scheduler().atomic<uint64_t>(call, remote, shm::AmoOp::Add, 1, 0, false);
     const uint64_t goal = team.base[k] + epoch;
     uint64_t* mine = &slot.counters[k];
-    wait_until_ready([&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) >= goal; });
+    wait_until_ready(call, [&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) >= goal; });
   }
 }
 
@@ -185,7 +185,7 @@ void Group::sync() {
     const Target remote = locate(call_, "pSync", &psync_[k], sizeof(long), pe((rank_ + distance) % size_));
     scheduler().atomic<long>(call_, remote, shm::AmoOp::Add, 1, 0, false);
     long* mine = &psync_[k];
-    wait_until_ready([&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) > SHMEM_SYNC_VALUE; });
+    wait_until_ready(call_, [&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) > SHMEM_SYNC_VALUE; });
     // Fetching, so that it has taken effect before the next look (over the network a
     // non-fetching atomic completes only at the next quiet).
     const Target self = locate(call_, "pSync", mine, sizeof(long), rt().my_pe);

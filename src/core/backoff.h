@@ -13,17 +13,14 @@ namespace tandem {
 
 class Backoff {
  public:
-  // Each pause drives the network's progress; code that drives it itself between pauses
-  // (the transport) passes nullptr instead, so that a turn of its loop costs one progress.
-  Backoff() : Backoff(rt().progress) {}
-  explicit Backoff(void (*progress)()) : progress_(progress) {
-    const Config& c = rt().config;
-    if (c.yield == Config::Yield::Always) limit_ = 0;
-    else if (c.yield == Config::Yield::Never) limit_ = ~0ull;
-    else limit_ = rt().oversubscribed ? 16 : c.spin_before_yield;
-  }
+  // A wait in `call`: each pause drives the network's progress (a network timeout names
+  // `call`).
+  explicit Backoff(const char* call) : Backoff(call, rt().progress) {}
+  // For code that drives progress itself between pauses (the transport), so that a turn of
+  // its loop costs one progress.
+  static Backoff without_progress() { return Backoff(nullptr, nullptr); }
   void pause() {
-    if (progress_) progress_();
+    if (progress_) progress_(call_);
     if (polls_ < limit_) {
       ++polls_;
       cpu_relax();
@@ -33,9 +30,17 @@ class Backoff {
   }
 
  private:
+  Backoff(const char* call, void (*progress)(const char*)) : call_(call), progress_(progress) {
+    const Config& c = rt().config;
+    if (c.yield == Config::Yield::Always) limit_ = 0;
+    else if (c.yield == Config::Yield::Never) limit_ = ~0ull;
+    else limit_ = rt().oversubscribed ? 16 : c.spin_before_yield;
+  }
+
   unsigned long long polls_ = 0;
   unsigned long long limit_;
-  void (*progress_)();  // the network's progress, when PEs span nodes
+  const char* call_;
+  void (*progress_)(const char*);  // the network's progress, when PEs span nodes
 };
 
 // One look at the network, for calls that look at memory once without waiting (the test
@@ -61,12 +66,12 @@ inline void look_now_and_then() {
   if (rt().spans_nodes) look_if_due();
 }
 
-// Polls `ready()` until it returns true.  A condition that already holds still gets its look
-// at the network (see drive_progress()): a program may spin on such a wait.
+// Polls `ready()` until it returns true, waiting in `call`.  A condition that already holds
+// still gets its look at the network (see drive_progress()): a program may spin on such a wait.
 template <typename Ready>
-inline void wait_until_ready(Ready ready) {
+inline void wait_until_ready(const char* call, Ready ready) {
   if (ready()) return drive_progress();
-  Backoff backoff;
+  Backoff backoff(call);
   while (!ready()) backoff.pause();
 }
 

@@ -52,8 +52,9 @@ struct Runtime {
   SymmetricAllocator* allocator = nullptr;
   uint64_t* agreement = nullptr;  // symmetric scratch for SHMEM_DEBUG's collective checks
   bool spans_nodes = false;       // some PEs are reached only through the network
-  // Drives the network's progress while a PE waits (set when the network is in use).
-  void (*progress)() = nullptr;
+  // Drives the network's progress while a PE waits in `call` (set when the network is in use;
+  // the network timeout's message names `call`).
+  void (*progress)(const char* call) = nullptr;
   // One cheap look for calls that look at memory once (see drive_progress()): the
   // notification ring's head, and with PEs on other nodes one read of the network's
   // completion queue.  Null before init.

@@ -42,8 +42,8 @@ uint64_t* posts(int slot) { return reinterpret_cast<uint64_t*>(header(slot) + 1)
 
 uint64_t load(const uint64_t* word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
 
-void wait_at_least(const uint64_t* word, uint64_t goal) {
-  wait_until_ready([&] { return load(word) >= goal; });
+void wait_at_least(const char* call, const uint64_t* word, uint64_t goal) {
+  wait_until_ready(call, [&] { return load(word) >= goal; });
 }
 
 // `word` of this PE's slot as it is on world PE `pe`.
@@ -246,7 +246,7 @@ void tandem_win::open(const char* call, int rank, Epoch kind) {
   if (kind == Epoch::Fence) {
     // Every PE has passed the fence that opened this epoch: nothing to wait for.
   } else if (kind == Epoch::Access) {
-    wait_at_least(&posts(slot_)[pe], t.accesses);
+    wait_at_least(call, &posts(slot_)[pe], t.accesses);
   } else {
     acquire(call, rank);
   }
@@ -375,7 +375,7 @@ bool tandem_win::end_exposure(const char* call, bool wait) {
   if (!exposure_) fatal(call, "no exposure epoch is open: call shmemx_win_post first");
   const uint64_t* completes = &header(slot_)->completes;
   if (wait) {
-    wait_at_least(completes, completes_expected_);
+    wait_at_least(call, completes, completes_expected_);
   } else {
     drive_progress();
     if (load(completes) < completes_expected_) return false;
@@ -413,7 +413,7 @@ void tandem_win::acquire(const char* call, int rank) {
   const Target& t = targets_[static_cast<size_t>(rank)];
   const int pe = team_->pes[static_cast<size_t>(rank)];
   const uint64_t* word = &header(slot_)->lock;
-  Backoff backoff;
+  Backoff backoff(call);
   for (;;) {
     if (t.lock == LockType::Exclusive) {
       if (atomic(call, word, pe, shm::AmoOp::CompareSwap, kWriter, 0) == 0) return;

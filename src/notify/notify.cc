@@ -171,7 +171,7 @@ void publish(const char* call, int pe, int tag) {
   if (t - seen.load(std::memory_order_relaxed) >= kSlots) {
     uint64_t head = ring->head.load(std::memory_order_acquire);
     if (t - head >= kSlots) {
-      Backoff backoff;  // its progress drains this PE's own ring, which may be the full one
+      Backoff backoff(call);  // its progress drains this PE's own ring, which may be the full one
       while (t - (head = ring->head.load(std::memory_order_acquire)) >= kSlots) backoff.pause();
     }
     uint64_t old = seen.load(std::memory_order_relaxed);
@@ -256,9 +256,9 @@ namespace {
 // shmemx_notify_waitany (`index` given) and shmemx_notify_wait (one request, no index).
 // Requests complete in the ring's drain (poll(), also at every pause) and in the network's
 // progress (every pause); the loop takes a completed one back without the lock.
-int wait_any(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
+int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
   const bool any = index != nullptr;
-  Backoff backoff;
+  Backoff backoff(call);
   for (;;) {
     poll();
     bool waiting = false;
@@ -285,7 +285,7 @@ int wait_any(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* 
 
 int request_wait(shmemx_notify_t r, shmemx_notify_status_t* status) {
   check_ready("shmemx_notify_wait");
-  return wait_any(1, &r, nullptr, status);
+  return wait_any("shmemx_notify_wait", 1, &r, nullptr, status);
 }
 
 int request_waitany(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
@@ -296,7 +296,7 @@ int request_waitany(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_sta
     if (index) *index = SHMEMX_NOTIFY_UNDEFINED;
     return index ? SHMEMX_NOTIFY_SUCCESS : SHMEMX_NOTIFY_ERR_REQUEST;
   }
-  return wait_any(n, reqs, index, status);
+  return wait_any("shmemx_notify_waitany", n, reqs, index, status);
 }
 
 int request_free(shmemx_notify_t* req) {

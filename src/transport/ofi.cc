@@ -314,7 +314,7 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   }
   if (!context && bytes <= inject_size_) flags |= FI_INJECT;  // the source is free at once
   writes_issued_.fetch_add(1);  // sequentially consistent: see sleeping_
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   post(call, "a write to", pe, backoff, [&] { return fi_writemsg(ep_, &msg, flags); });
   if (bytes > inject_size_) wake_if_sleeping();
 }
@@ -326,7 +326,7 @@ void Transport::read_message(const char* call, int pe, int segment, uint64_t off
   fi_msg_rma msg;
   rma_message(pe, segment, offset, &iov, &rma, context, &msg);
   reads_issued_.fetch_add(1, std::memory_order_acq_rel);
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   post(call, "a read from", pe, backoff, [&] { return fi_readmsg(ep_, &msg, FI_COMPLETION); });
 }
 
@@ -334,7 +334,7 @@ void Transport::get(const char* call, int pe, int segment, uint64_t offset, void
   flush(call);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     reads_issued_.fetch_add(1, std::memory_order_acq_rel);
     post(call, "a read from", pe, backoff, [&] {
@@ -356,7 +356,7 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
   const fi_datatype ftype = kTypes[static_cast<int>(type)];
   uint64_t scratch = 0;  // FI_ATOMIC_READ ignores its operand but wants a buffer
   const void* buffer = operand ? operand : &scratch;
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   if (!result) mark_written(pe);
   (result ? reads_issued_ : writes_issued_).fetch_add(1, std::memory_order_acq_rel);
   post(call, "an atomic on", pe, backoff, [&] {
@@ -383,7 +383,7 @@ void Transport::atomic_array(const char* call, int pe, int segment, uint64_t off
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   const uint64_t address = remote_address(pe, segment, offset);
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   for (size_t done = 0; done < count;) {
     const size_t chunk = count - done < most ? count - done : most;
     writes_issued_.fetch_add(1, std::memory_order_acq_rel);

@@ -1,6 +1,6 @@
 // Transport::post and Transport::progress_until, shared by the files of the inter-node
 // engine.  Every wait loop there calls progress() itself and pauses with a Backoff that does
-// not (Backoff(nullptr)): one turn of progress per turn of the loop.
+// not (Backoff::without_progress()): one turn of progress per turn of the loop.
 #pragma once
 
 #include <rdma/fabric.h>
@@ -34,7 +34,7 @@ void Transport::post(const char* call, const char* what, int pe, Backoff& backof
 
 template <typename Ready>
 void Transport::progress_until(const char* call, Ready ready, int pe) {
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   StallWatch stall;
   while (!ready()) {
     progress();

@@ -172,7 +172,7 @@ void Transport::wait_counter(const char* call, fid_cntr* counter, const std::ato
   // every few turns: the error count (a failed operation never completes; the wait ends
   // with its error a few turns later), and progress(), which serves what arrived in the CQ
   // (other PEs' requests, notifications).
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   StallWatch stall;
   for (unsigned turn = 0; catch_up(counter, *issued, *done_seen); ++turn) {
     count_pe_turn();

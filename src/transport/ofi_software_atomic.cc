@@ -82,7 +82,7 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
   });
   software_sent_.fetch_add(1, std::memory_order_acq_rel);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   post(call, "an atomic request to", pe, backoff,
        [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
   if (!result) return;
@@ -97,7 +97,7 @@ void Transport::post_receive(Message* slot) {
   message.iov_count = 1;
   message.addr = FI_ADDR_UNSPEC;
   message.context = slot;
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   post("progress", "a receive for", my_pe_, backoff, [&] { return fi_recvmsg(ep_, &message, FI_COMPLETION); });
 }
 
@@ -110,7 +110,7 @@ void Transport::send_notification(const char* call, int pe, uint64_t data) {
   m.origin = my_pe_;
   m.operand = data;
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
 }
 
@@ -142,7 +142,7 @@ bool Transport::deliver(Message* slot) {
     answer.kind = Message::Answer;
     answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
   }
-  Backoff backoff(nullptr);
+  Backoff backoff = Backoff::without_progress();
   const fi_addr_t peer = peer_address_[static_cast<size_t>(m.origin)];
   post("progress", "an atomic answer to", m.origin, backoff,
        [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });

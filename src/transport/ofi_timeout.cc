@@ -83,7 +83,7 @@ void Transport::probe_candidates(const char* call) {
     m.kind = Message::Probe;
     m.origin = my_pe_;
     const fi_addr_t peer = peer_address_[p];
-    Backoff backoff(nullptr);
+    Backoff backoff = Backoff::without_progress();
     post(call, "a probe of", static_cast<int>(p), backoff,
          [&] { return fi_inject(ep_, &m, sizeof m, peer); });
   }

@@ -5,6 +5,9 @@
  *                      waits forever for the puts to the stopped PE to land; the PEs in
  *                      between wait for a flag that never comes (and answer).  The job must
  *                      end with the timeout's message naming the stopped PE.
+ *   net_timeout wait   PE 1 stops itself after a barrier; PE 0 puts to it, then waits with
+ *                      shmem_long_wait_until for a flag that never comes: the wait's
+ *                      progress must end the job with the message naming that call.
  *   net_timeout link   both PEs print "ready"; PE 0 then puts to PE 1 with a quiet after
  *                      each put, while PE 1 waits for a flag that never comes, until the
  *                      caller takes the link between their nodes down (test/netns/
@@ -44,6 +47,10 @@ int main(int argc, char **argv) {
       for (int pe = 1; pe < npes; ++pe) shmem_long_put(box, source, WORDS, pe);
       shmem_quiet();
     }
+  } else if (strcmp(mode, "wait") == 0) {
+    if (me == 1) raise(SIGSTOP);
+    shmem_long_put_nbi(box, source, WORDS, 1);
+    shmem_long_wait_until(&done_flag, SHMEM_CMP_EQ, 1); /* never set: ended by the timeout */
   } else if (strcmp(mode, "link") == 0) {
     printf("ready on PE %d\n", me);
     fflush(stdout);
@@ -67,7 +74,7 @@ int main(int argc, char **argv) {
             box[WORDS - 1]);
     }
   } else {
-    CHECK(0, "usage: net_timeout stop|link|slow");
+    CHECK(0, "usage: net_timeout stop|wait|link|slow");
   }
   return test_finish("net_timeout");
 }

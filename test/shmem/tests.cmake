@@ -134,6 +134,12 @@ foreach(provider tcp sockets)
   set_tests_properties(net_timeout_stop_${provider} PROPERTIES LABELS "api;internode;negative" TIMEOUT 60
                        ENVIRONMENT "${env}")
 endforeach()
+# A memory wait with a put to the stopped PE outstanding: its message names the wait.
+add_test(net_timeout_wait_np2_nodes2 bash "${TANDEM_SHMEM_SRC}/expect_failure.sh" 1
+         "tandem: shmem_long_wait_until on PE 0: PE 1 is unreachable: no network operation has completed for [0-9]+ s" --
+         "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/net_timeout" wait)
+set_tests_properties(net_timeout_wait_np2_nodes2 PROPERTIES LABELS "api;internode;negative" TIMEOUT 60
+                     ENVIRONMENT "TANDEM_NET_TIMEOUT=3;TANDEM_TEST_TIME_LIMIT=20")
 # 3 PEs: PE 0 puts to PEs 1 and 2, PE 2 stops; PE 1 answers the probe, so PE 2 is named.
 add_test(net_timeout_stop_np3_nodes3 bash "${TANDEM_SHMEM_SRC}/expect_failure.sh" 1
          "tandem: shmem_(long_put|quiet) on PE 0: PE 2 is unreachable: no network operation has completed for [0-9]+ s" --
