@@ -98,7 +98,12 @@ void team_sync(const char* call, tandem_team& team) {
   for (int k = 0, distance = 1; distance < n; ++k, distance <<= 1) {
     const int partner = team.pes[static_cast<size_t>((team.rank + distance) % n)];
     const Target remote = locate(call, "barrier counter", &slot.counters[k], sizeof(uint64_t), partner);
-    scheduler().atomic<uint64_t>(call, remote, shm::AmoOp::Add, 1, 0, false);
+    // A node peer's counter is bumped with a CPU atomic even where atomics go through the
+    // network (PEs on several nodes): each counter has one sender for the team's life (the
+    // rank 2^k behind), so the CPU's and the network's atomics never meet on one word at
+    // once; a later team in the slot starts after every add of the earlier one has landed.
+    if (remote.mapped) __atomic_fetch_add(reinterpret_cast<uint64_t*>(remote.mapped), 1, __ATOMIC_RELEASE);
+    else scheduler().atomic<uint64_t>(call, remote, shm::AmoOp::Add, 1, 0, false);
     const uint64_t goal = team.base[k] + epoch;
     uint64_t* mine = &slot.counters[k];
     wait_until_ready(call, [&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) >= goal; });
