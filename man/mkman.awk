@@ -298,6 +298,9 @@ function generics(names,    n, list, i, lines, common, mixed, notes) {
   if (notes == "") g_paragraph = ""
   else if (!mixed) g_paragraph = ".PP\nwhere\n.I TYPE\nis any of\n" type_list(common) ".\n"
   else g_paragraph = ".PP\nwhere\n.I TYPE\nis, for\n" notes
+  if (notes != "")
+    g_paragraph = g_paragraph "In C11 a \\fB_Generic\\fP selection picks the typed routine; " \
+      "in C++ each type has an overload.\n"
   return lines
 }
 
