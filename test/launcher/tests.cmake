@@ -12,7 +12,8 @@ set(TANDEM_LAUNCHER_TESTS
   virtual_nodes   # --nodes K sets TANDEM_VIRTUAL_NODES
   pmix_rank       # rank, size, locality and abort through PMIx
   shm_cleanup     # /dev/shm/tandem-<pid>-* removed
-  usage)          # options, errors, exit status 127, temporary directory removed
+  usage           # options, errors, exit status 127, temporary directory removed
+  wrappers)       # oshcc --showme:compile / --showme:link build a program that runs
 foreach(test IN LISTS TANDEM_LAUNCHER_TESTS)
   add_test(launcher_${test} bash "${TANDEM_SRC}/test/launcher/${test}.sh")
   set_tests_properties(launcher_${test} PROPERTIES
