@@ -44,8 +44,8 @@ static void run(shmem_team_t team, const char *name) {
     CHECK(bad == 0, "%s: in-place max_reduce of %zu: %d wrong", name, count, bad);
   }
 
-  /* Large reductions of every operation, with counts that do not split evenly into the
-   * PEs' slices, and a double sum whose rounding shows the order of the fold: the result
+  /* Large reductions of every operation (values 1..1000, 1..2 for the product, which must
+   * not overflow), with counts that do not split evenly into the PEs' slices, and a double sum whose rounding shows the order of the fold: the result
    * must be the sum in rank order, bit for bit, on every PE. */
   {
     const size_t counts[] = {255, 1001, 4099, 140001};
@@ -53,26 +53,26 @@ static void run(shmem_team_t team, const char *name) {
     for (size_t s = 0; s < sizeof counts / sizeof counts[0]; ++s) {
       const size_t count = counts[s];
       int bad = 0;
-#define INT_OP(TYPE, OP, EXPECT_INIT, EXPECT_STEP)                                           \
-  for (size_t i = 0; i < count; ++i) isrc[i] = (int)((value(rank, i) % 1000) + 1);     \
+#define INT_OP(TYPE, OP, RANGE, EXPECT_INIT, EXPECT_STEP)                                           \
+  for (size_t i = 0; i < count; ++i) isrc[i] = (int)((value(rank, i) % RANGE) + 1);    \
   shmem_##TYPE##_##OP##_reduce(team, idst, isrc, count);                               \
   bad = 0;                                                                             \
   for (size_t i = 0; i < count; ++i) {                                                 \
     int e = EXPECT_INIT;                                                               \
     for (int r = 0; r < n; ++r) {                                                      \
-      const int v = (int)((value(r, i) % 1000) + 1);                                   \
+      const int v = (int)((value(r, i) % RANGE) + 1);                                  \
       e = EXPECT_STEP;                                                                 \
     }                                                                                  \
     bad += idst[i] != e;                                                               \
   }                                                                                    \
   CHECK(bad == 0, "%s: " #TYPE "_" #OP "_reduce of %zu: %d wrong", name, count, bad);
-      INT_OP(int, sum, 0, e + v)
-      INT_OP(int, prod, 1, e * v)
-      INT_OP(int, max, 0, v > e ? v : e)
-      INT_OP(int, min, 1 << 30, v < e ? v : e)
-      INT_OP(int32, and, -1, e & v)
-      INT_OP(int32, or, 0, e | v)
-      INT_OP(int32, xor, 0, e ^ v)
+      INT_OP(int, sum, 1000, 0, e + v)
+      INT_OP(int, prod, 2, 1, e * v)
+      INT_OP(int, max, 1000, 0, v > e ? v : e)
+      INT_OP(int, min, 1000, 1 << 30, v < e ? v : e)
+      INT_OP(int32, and, 1000, -1, e & v)
+      INT_OP(int32, or, 1000, 0, e | v)
+      INT_OP(int32, xor, 1000, 0, e ^ v)
 #undef INT_OP
       double *dsrc = (double *)src, *ddst = (double *)dst;
       for (size_t i = 0; i < count; ++i) dsrc[i] = 1.0 / (double)(value(rank, i) % 977 + 3) + (double)(rank << 20);
