@@ -21,3 +21,11 @@ foreach(test IN LISTS TANDEM_LAUNCHER_TESTS)
     TIMEOUT 60
     ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD};TANDEM_SRC=${TANDEM_SRC};OSHRUN=${TANDEM_BUILD}/tools/oshrun/oshrun;PMIX_CLIENT=${TANDEM_BUILD}/test/launcher/pmix_client")
 endforeach()
+# Slurm's srun --mpi=pmix launches Tandem PEs (a private one-machine Slurm; skipped where
+# Slurm's daemons are not installed or this is not root).
+add_test(launcher_slurm bash "${TANDEM_SRC}/test/launcher/slurm.sh")
+set_tests_properties(launcher_slurm PROPERTIES
+  LABELS "launcher;slurm"
+  TIMEOUT 300
+  SKIP_RETURN_CODE 77
+  ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD};TANDEM_SRC=${TANDEM_SRC};OSHRUN=${TANDEM_BUILD}/tools/oshrun/oshrun")

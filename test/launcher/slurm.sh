@@ -1,0 +1,148 @@
+#!/bin/bash
+# Tandem PEs under Slurm's srun --mpi=pmix: a private one-machine Slurm (a controller and
+# one slurmd, no authentication daemon, no cgroups, ports of its own, everything in a
+# temporary directory) runs hello, the rank check and the RMA test on 4 PEs, on one node and
+# with TANDEM_VIRTUAL_NODES=2, and a PE calling shmem_global_exit ends the job.
+#
+# Skipped (status 77) where Slurm's daemons are not installed, where this is not root (slurmd
+# starts the PEs as the job's user), or where srun has no PMIx plugin.
+. "$(dirname "$0")/lib.sh"
+
+skip() {
+  echo "SKIP: $TEST_NAME: $*"
+  exit 77
+}
+
+PATH=$PATH:/usr/sbin:/sbin
+for cmd in slurmctld slurmd srun sinfo; do
+  command -v "$cmd" >/dev/null || skip "$cmd is not installed (Debian: slurmctld slurmd slurm-client)"
+done
+[ "$(id -u)" -eq 0 ] || skip "slurmd needs root"
+
+SHMEM_BIN=${SHMEM_BIN:-${TANDEM_BUILD:?}/test/shmem}
+OSHCC=${OSHCC:-${TANDEM_BUILD:?}/tools/oshcc}
+for p in ranks rma_types negative; do
+  [ -x "$SHMEM_BIN/$p" ] || { fail "test program $SHMEM_BIN/$p is not built"; finish; }
+done
+
+# A TCP port nobody listens on (/proc/net/tcp lists them in hex).
+free_port() {
+  local port hex
+  for port in $(shuf -i 20000-60000 -n 50); do
+    hex=$(printf ':%04X ' "$port")
+    grep -q "$hex" /proc/net/tcp /proc/net/tcp6 2>/dev/null || { echo "$port"; return 0; }
+  done
+  return 1
+}
+
+SL=$WORKDIR/slurm
+mkdir -p "$SL/state" "$SL/spool"
+node=$(hostname -s)
+export SLURM_CONF=$SL/slurm.conf
+cat >"$SLURM_CONF" <<EOF
+ClusterName=tandemtest
+SlurmctldHost=$node(127.0.0.1)
+SlurmctldPort=$(free_port)
+SlurmdPort=$(free_port)
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/none
+CredType=cred/none
+StateSaveLocation=$SL/state
+SlurmdSpoolDir=$SL/spool
+SlurmctldPidFile=$SL/slurmctld.pid
+SlurmdPidFile=$SL/slurmd.pid
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SwitchType=switch/none
+MpiDefault=none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+ReturnToService=2
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+PartitionName=tandem Nodes=ALL Default=YES MaxTime=10 State=UP OverSubscribe=FORCE:8
+EOF
+
+srun --mpi=list >"$WORKDIR/mpi" 2>&1
+grep -qw pmix "$WORKDIR/mpi" || skip "srun has no PMIx plugin: $(tr '\n' ' ' <"$WORKDIR/mpi")"
+
+daemons=()
+# slurmd first: it tells the controller that it is going.
+stop_slurm() {
+  local i pid
+  for ((i = ${#daemons[@]} - 1; i >= 0; i--)); do
+    pid=${daemons[i]}
+    kill "$pid" 2>/dev/null
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  done
+  cleanup
+}
+trap stop_slurm EXIT
+
+slurmctld -D -c >"$SL/slurmctld.log" 2>&1 &
+daemons+=($!)
+slurmd -D >"$SL/slurmd.log" 2>&1 &
+daemons+=($!)
+for _ in $(seq 100); do
+  [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && break
+  sleep 0.2
+done
+if [ "$(sinfo -h -o %T 2>/dev/null)" != idle ]; then
+  fail "the private Slurm did not come up; its logs:"
+  sed 's/^/    | /' "$SL"/*.log >&2
+  finish
+fi
+
+"$OSHCC" -o "$WORKDIR/hello" "${TANDEM_SRC:?}/examples/hello.c" || { fail "oshcc hello.c"; finish; }
+
+# run NAME OPTIONS...: srun --mpi=pmix with a time limit; output in $WORKDIR/out.NAME; the test
+# programs record their pids in $WORKDIR/pids.
+mkdir -p "$WORKDIR/pids"
+run() {
+  local name=$1
+  shift
+  TANDEM_TEST_PIDDIR=$WORKDIR/pids timeout -k 5 60 \
+    srun --mpi=pmix --overcommit --kill-on-bad-exit=1 "$@" >"$WORKDIR/out.$name" 2>&1
+}
+
+for nodes in 1 2; do
+  export TANDEM_VIRTUAL_NODES=$nodes
+  tag="TANDEM_VIRTUAL_NODES=$nodes"
+
+  run hello -n 4 "$WORKDIR/hello"
+  expect_eq "hello ($tag) status" 0 $?
+  for pe in 0 1 2 3; do
+    expect_grep "hello ($tag) PE $pe" "$WORKDIR/out.hello" "^Hello from PE $pe of 4"
+  done
+
+  run ranks -n 4 "$SHMEM_BIN/ranks" 4
+  expect_eq "ranks ($tag) status" 0 $?
+  expect_grep "ranks ($tag)" "$WORKDIR/out.ranks" '^ranks: passed on 4 PE\(s\)'
+
+  run rma -n 4 "$SHMEM_BIN/rma_types"
+  expect_eq "rma_types ($tag) status" 0 $?
+  expect_grep "rma_types ($tag)" "$WORKDIR/out.rma" '^rma_types: passed on 4 PE\(s\)'
+
+  # The last PE calls shmem_global_exit(3); srun ends every task and reports a failure.
+  start=$(now)
+  run exit -n 4 "$SHMEM_BIN/negative" global_exit
+  status=$?
+  [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "global_exit ($tag): srun exited with $status"
+  expect_faster "global_exit ($tag): the job ends" "$(elapsed "$start")" 15
+done
+unset TANDEM_VIRTUAL_NODES
+
+# Every PE process of every job has ended and left nothing in /dev/shm.
+pids=$(ls "$WORKDIR/pids" | grep -E '^[0-9]+$')
+expect_eq "PE processes recorded" 24 "$(echo "$pids" | grep -c .)"
+sleep 0.5
+for pid in $pids; do
+  kill -0 "$pid" 2>/dev/null && fail "PE process $pid outlived its job: $(ps -o args= -p "$pid")"
+  left=$(ls /dev/shm | grep -E "^tandem-$pid-" || true)
+  [ -z "$left" ] || fail "/dev/shm still holds files of PE process $pid: $left"
+done
+
+finish
