@@ -82,8 +82,16 @@ bool PmixHost::start() {
     std::fprintf(stderr, "oshrun: cannot build the PMIx server settings\n");
     return false;
   }
+  // The server reads the machine's topology with hwloc.  Its x86 component moves this
+  // process onto every CPU in turn to read CPUID there: half of oshrun's start-up on an idle
+  // 2-core machine, seconds when the CPUs are busy, and more the more CPUs a node has; Linux's
+  // sysfs, which hwloc reads anyway, already gives what the PEs' placement needs.  The PEs
+  // keep the user's hwloc settings.
+  const bool set_components = std::getenv("HWLOC_COMPONENTS") == nullptr;
+  if (set_components) setenv("HWLOC_COMPONENTS", "-x86", 1);
   pmix_status_t rc = PMIx_server_init(&g_module, static_cast<pmix_info_t*>(array.array),
                                       array.size);
+  if (set_components) unsetenv("HWLOC_COMPONENTS");
   PMIx_Data_array_destruct(&array);
   if (rc != PMIX_SUCCESS) {
     std::fprintf(stderr, "oshrun: cannot start the PMIx server (PMIx_server_init: %s)\n",
