@@ -5,9 +5,12 @@
  *                      waits forever for the puts to the stopped PE to land; the PEs in
  *                      between wait for a flag that never comes (and answer).  The job must
  *                      end with the timeout's message naming the stopped PE.
- *   net_timeout wait   PE 1 stops itself after a barrier; PE 0 puts to it, then waits with
- *                      shmem_long_wait_until for a flag that never comes: the wait's
- *                      progress must end the job with the message naming that call.
+ *   net_timeout wait   PE 1 stops itself after a barrier; once it is stopped (its state in
+ *                      /proc: the virtual nodes share a machine), PE 0 puts to it, then
+ *                      waits with shmem_long_wait_until for a flag that never comes: the
+ *                      wait's progress must end the job with the message naming that call.
+ *                      (Putting before PE 1 is stopped could let PE 1's progress thread
+ *                      complete the put, and then no network operation is outstanding.)
  *   net_timeout link   both PEs print "ready"; PE 0 then puts to PE 1 with a quiet after
  *                      each put, while PE 1 waits for a flag that never comes, until the
  *                      caller takes the link between their nodes down (test/netns/
@@ -25,6 +28,25 @@
 
 static long box[WORDS];
 static long done_flag;
+static long pid_of_1;
+
+/* Waits until process `pid` is stopped; false after 20 s. */
+static int stopped(long pid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  for (int i = 0; i < 20000; ++i) {
+    char state = 0;
+    FILE *f = fopen(path, "r");
+    if (f) {
+      if (fscanf(f, "%*d (%*[^)]) %c", &state) != 1) state = 0;
+      fclose(f);
+    }
+    if (state == 'T' || state == 't') return 1;
+    const struct timespec t = {0, 1000000L};
+    nanosleep(&t, NULL);
+  }
+  return 0;
+}
 
 static void nap_ms(long ms) {
   const struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
@@ -38,6 +60,7 @@ int main(int argc, char **argv) {
   CHECK(npes >= 2 && (npes == 2 || strcmp(mode, "stop") == 0), "runs on 2 PEs, not %d", npes);
   long source[WORDS];
   for (int i = 0; i < WORDS; ++i) source[i] = me * 100000 + i;
+  if (me == 1) shmem_long_p(&pid_of_1, (long)getpid(), 0);
   shmem_barrier_all();
 
   if (strcmp(mode, "stop") == 0) {
@@ -49,6 +72,7 @@ int main(int argc, char **argv) {
     }
   } else if (strcmp(mode, "wait") == 0) {
     if (me == 1) raise(SIGSTOP);
+    CHECK(stopped(pid_of_1), "PE 1 (pid %ld) did not stop", pid_of_1);
     shmem_long_put_nbi(box, source, WORDS, 1);
     shmem_long_wait_until(&done_flag, SHMEM_CMP_EQ, 1); /* never set: ended by the timeout */
   } else if (strcmp(mode, "link") == 0) {
