@@ -1,18 +1,34 @@
 /* Setup and query routines: shmem_init twice and shmem_finalize twice (reference counting),
  * query_initialized, query_thread, my_pe/n_pes, info_get_version/name and the version
- * constants. */
+ * constants; shmem_init leaves the program's signal handlers (and the default ones) as they
+ * were, also when it loads the network libraries (every PE on its own node). */
+#include <signal.h>
+
 #include "common.h"
 
 static long counter;
+
+static void on_usr1(int sig) { (void)sig; }
 
 int main(void) {
   int initialized = -1;
   shmem_query_initialized(&initialized);
   CHECK(initialized == 0, "shmem_query_initialized before init gave %d, expected 0", initialized);
 
+  struct sigaction mine = {0}, before[NSIG], after;
+  mine.sa_handler = on_usr1;
+  sigaction(SIGUSR1, &mine, NULL);
+  sigaction(SIGINT, &mine, NULL);
+  for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, NULL, &before[sig]);
+
   test_init();
   shmem_query_initialized(&initialized);
   CHECK(initialized == 1, "shmem_query_initialized after init gave %d, expected 1", initialized);
+  for (int sig = 1; sig < NSIG; ++sig) {
+    sigaction(sig, NULL, &after);
+    CHECK(after.sa_handler == before[sig].sa_handler, "shmem_init changed the handler of signal %d (%s)",
+          sig, strsignal(sig));
+  }
 
   /* A second init only counts. */
   shmem_init();

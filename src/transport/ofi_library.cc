@@ -1,0 +1,88 @@
+// libfabric is loaded when the first PE of a job needs the network, not when the program
+// starts.  Debian's libfabric pulls in its PSM libraries, whose constructors time the CPU's
+// clock for 100 ms each, bound to one CPU, in every process that loads them; a job whose PEs
+// share one node never calls libfabric, so it should not pay for it.
+//
+// The five functions of libfabric's ABI that Tandem calls (everything else is an inline call
+// through the objects they return) are defined here, hidden in libtandem so that a program's
+// own use of libfabric is untouched; each forwards to the library, loaded on the first call.
+#include "config.h"
+
+#include <dlfcn.h>
+#include <rdma/fabric.h>
+#include <rdma/fi_errno.h>
+#include <signal.h>
+
+#include <mutex>
+
+#include "core/error.h"
+
+namespace tandem::ofi {
+namespace {
+
+struct Library {
+  decltype(&::fi_getinfo) getinfo;
+  decltype(&::fi_freeinfo) freeinfo;
+  decltype(&::fi_dupinfo) dupinfo;
+  decltype(&::fi_fabric) fabric;
+  decltype(&::fi_strerror) strerror;
+};
+
+template <typename F>
+void resolve(void* handle, const char* path, const char* name, F& f) {
+  f = reinterpret_cast<F>(dlsym(handle, name));
+  if (!f) fatal("libfabric", "%s has no %s: %s", path, name, dlerror());
+}
+
+const Library& library() {
+  static Library lib;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // The libfabric Tandem was built against first, then the loader's search path.  The
+    // constructors of libraries it depends on may install signal handlers (the PSM ones
+    // catch SIGINT, SIGTERM, SIGSEGV and more to print a backtrace and exit, which would
+    // turn oshrun's SIGTERM into an exit on whatever thread takes it): the program's
+    // handlers, or the defaults, are kept.
+    struct sigaction kept[NSIG];
+    for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, nullptr, &kept[sig]);
+    const char* paths[] = {TANDEM_FABRIC_LIBDIR "/libfabric.so.1", "libfabric.so.1"};
+    void* handle = nullptr;
+    const char* path = nullptr;
+    for (const char* p : paths) {
+      if ((handle = dlopen(p, RTLD_NOW | RTLD_LOCAL))) {
+        path = p;
+        break;
+      }
+    }
+    for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, &kept[sig], nullptr);
+    if (!handle) fatal("libfabric", "cannot load libfabric.so.1, which PEs on other nodes need: %s", dlerror());
+    resolve(handle, path, "fi_getinfo", lib.getinfo);
+    resolve(handle, path, "fi_freeinfo", lib.freeinfo);
+    resolve(handle, path, "fi_dupinfo", lib.dupinfo);
+    resolve(handle, path, "fi_fabric", lib.fabric);
+    resolve(handle, path, "fi_strerror", lib.strerror);
+  });
+  return lib;
+}
+
+}  // namespace
+}  // namespace tandem::ofi
+
+using tandem::ofi::library;
+
+#define TANDEM_HIDDEN extern "C" __attribute__((visibility("hidden")))
+
+TANDEM_HIDDEN int fi_getinfo(uint32_t version, const char* node, const char* service, uint64_t flags,
+                             const struct fi_info* hints, struct fi_info** info) {
+  return library().getinfo(version, node, service, flags, hints, info);
+}
+
+TANDEM_HIDDEN void fi_freeinfo(struct fi_info* info) { library().freeinfo(info); }
+
+TANDEM_HIDDEN struct fi_info* fi_dupinfo(const struct fi_info* info) { return library().dupinfo(info); }
+
+TANDEM_HIDDEN int fi_fabric(struct fi_fabric_attr* attr, struct fid_fabric** fabric, void* context) {
+  return library().fabric(attr, fabric, context);
+}
+
+TANDEM_HIDDEN const char* fi_strerror(int errnum) { return library().strerror(errnum); }
