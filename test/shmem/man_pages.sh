@@ -5,7 +5,8 @@
 # type-generic names, as listed from the specification) among the pages the build writes; every family page has the usual
 # sections, every link page leads to a page, every page it refers to exists, man 7 tandem
 # names every family page; and every family page's EXAMPLES program compiles and links
-# against the build's headers and library.
+# against the build's headers and library, and runs (exit status 0: each example checks its
+# own results) on 1, 2 and 4 PEs under the build's oshrun.
 #   usage: man_pages.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 src=$1 build=$2
@@ -95,4 +96,16 @@ if ! printf '%s\n' ./*.o | xargs -P 2 -I '{}' sh -c '"$1" -o "${2%.o}" "$2" || {
 fi
 programs=$(find . -type f ! -name '*.*' | wc -l)
 echo "$programs of ${#families[@]} examples compiled and linked"
+runs=0
+for program in $(find . -type f ! -name '*.*' | sort); do
+  for np in 1 2 4; do
+    if timeout -k 5 60 "$build/tools/oshrun/oshrun" -n $np "$program" > "$work/run" 2>&1; then
+      runs=$((runs + 1))
+    else
+      fail "the example of ${program#./}(3) fails on $np PE(s) (status $?):"
+      sed 's/^/    | /' "$work/run"
+    fi
+  done
+done
+echo "$runs runs of the examples on 1, 2 and 4 PEs passed"
 exit $status

@@ -112,7 +112,7 @@ endforeach()
 tandem_shmem_test(notify_example)
 # Every man page renders without warnings.
 add_test(man_pages bash "${TANDEM_SHMEM_SRC}/man_pages.sh" "${TANDEM_SRC}" "${TANDEM_BUILD}")
-set_tests_properties(man_pages PROPERTIES LABELS "docs" TIMEOUT 60)
+set_tests_properties(man_pages PROPERTIES LABELS "docs" TIMEOUT 300)
 tandem_shmem_test(test_progress NP 2 4)
 # Spinning on signal_fetch, a wait that already holds, test, test_any or a fetching atomic
 # must let the blocking writes to this PE complete (manual-progress providers).
