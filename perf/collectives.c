@@ -1,5 +1,6 @@
 /* Collectives, per size: every PE calls the routine `iterations` times under one timer;
- * the figure is PE 0's loop time over the iterations.  The references of the same run are
+ * the figure is the slowest PE's loop time over the iterations (a root that may return
+ * before the others have their data, as a broadcast's may, does not set the figure).  The references of the same run are
  * shmem_barrier_all (the synchronisation every collective contains) and a memcpy of the size
  * (the copy every PE of a broadcast makes).
  *
@@ -66,6 +67,8 @@ static int take_flag(int* argc, char** argv, const char* flag) {
   return 0;
 }
 
+static double* times; /* symmetric: PERF_MAX_REPS loop times of every PE, gathered on PE 0 */
+
 static void measure(int me, const struct perf_opts* o, size_t size, const char* metric, collective_fn fn, void* dest,
                     const void* source) {
   double t[PERF_MAX_REPS];
@@ -77,7 +80,13 @@ static void measure(int me, const struct perf_opts* o, size_t size, const char* 
     for (long i = 0; i < n; ++i) fn(dest, source, size);
     t[r] = (perf_now_us() - t0) / (double)n;
   }
-  if (me == 0) perf_emit(size, n, metric, t, o->reps, 1);
+  shmem_double_put(times + (size_t)me * PERF_MAX_REPS, t, (size_t)o->reps, 0);
+  shmem_barrier_all();
+  if (me != 0) return;
+  for (int pe = 1; pe < shmem_n_pes(); ++pe)
+    for (int r = 0; r < o->reps; ++r)
+      if (times[(size_t)pe * PERF_MAX_REPS + r] > t[r]) t[r] = times[(size_t)pe * PERF_MAX_REPS + r];
+  perf_emit(size, n, metric, t, o->reps, 1);
 }
 
 int main(int argc, char** argv) {
@@ -97,6 +106,7 @@ int main(int argc, char** argv) {
     for (size_t i = 0; i < sizeof psync[k] / sizeof psync[k][0]; ++i) psync[k][i] = SHMEM_SYNC_VALUE;
   const size_t wrk = o.max_size / sizeof(long) / 2 + 1;
   pwrk = shmem_malloc(sizeof(long) * (wrk > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? wrk : SHMEM_REDUCE_MIN_WRKDATA_SIZE));
+  times = shmem_malloc(sizeof(double) * PERF_MAX_REPS * npes);
   if (me == 0)
     printf("# routines: %s\n", active_sets ? "active sets (broadcast64, long_sum_to_all, fcollect64, alltoall64)"
                                             : "teams (broadcastmem, long_sum_reduce, fcollectmem, alltoallmem)");
@@ -120,6 +130,7 @@ int main(int argc, char** argv) {
     measure(me, &o, size, "alltoall_us", fns[3], dest, source);
   }
   shmem_barrier_all();
+  shmem_free(times);
   shmem_free(pwrk);
   shmem_free(dest);
   shmem_free(source);
