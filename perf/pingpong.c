@@ -10,8 +10,15 @@
  *
  * CSV metrics: pingpong_half_rtt_us (size 8: the flag written with shmem_putmem),
  * pingpong_p_half_rtt_us (size 8: written with shmem_longlong_p), pingpong_signal_half_rtt_us
- * (per size). */
+ * (per size; OpenSHMEM 1.5 and later, so that the 8-byte figures can be taken against an older
+ * implementation too, as perf/peer.sh does). */
 #include "perf_shmem.h"
+
+#if defined(SHMEM_MAJOR_VERSION) && SHMEM_MAJOR_VERSION * 100 + SHMEM_MINOR_VERSION >= 105
+#define HAVE_SIGNALS 1
+#else
+#define HAVE_SIGNALS 0
+#endif
 
 static long long seq;
 
@@ -30,6 +37,7 @@ static void rounds(long long* flag, int me, long n, int use_p) {
   }
 }
 
+#if HAVE_SIGNALS
 static void signal_rounds(char* buffer, const char* source, size_t size, uint64_t* signal, int me, long n) {
   for (long i = 0; i < n; ++i) {
     ++seq;
@@ -42,6 +50,7 @@ static void signal_rounds(char* buffer, const char* source, size_t size, uint64_
     }
   }
 }
+#endif
 
 int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
@@ -64,6 +73,7 @@ int main(int argc, char** argv) {
     if (me == 0) perf_emit(8, n, use_p ? "pingpong_p_half_rtt_us" : "pingpong_half_rtt_us", t, o.reps, 1);
   }
 
+#if HAVE_SIGNALS
   char* buffer = (char*)shmem_malloc(o.max_size);
   uint64_t* signal = (uint64_t*)shmem_calloc(1, sizeof(uint64_t));
   if (buffer == NULL || signal == NULL) {
@@ -88,6 +98,7 @@ int main(int argc, char** argv) {
   free(source);
   shmem_free(signal);
   shmem_free(buffer);
+#endif
   shmem_free(flag);
   shmem_finalize();
   return 0;
