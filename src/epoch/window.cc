@@ -20,8 +20,11 @@ namespace {
 
 constexpr int kSlots = 32;                        // live windows per PE
 constexpr size_t kStagedMost = 16;                // larger accumulates are queued whole
-constexpr uint64_t kWriter = uint64_t{1} << 32;   // a lock word: the exclusive holder, plus
-                                                  // the number of shared holders below it
+// A lock word: the number of shared holders in the low 32 bits, the exclusive holder above
+// them, and the number of exclusive requests waiting above that.
+constexpr uint64_t kWriter = uint64_t{1} << 32;
+constexpr uint64_t kWaiting = uint64_t{1} << 33;
+constexpr uint64_t kReaders = kWriter - 1;
 
 // The start of a slot; the slot goes on with posts[n_pes], by world PE: the exposure epochs
 // that PE opened to this one.
@@ -409,18 +412,34 @@ void tandem_win::unlock(const char* call, int rank) {
   --locks_;
 }
 
+// Writer preference: a shared request is granted only while no exclusive request holds or
+// waits, so an exclusive request waits for the shared holders of the moment, not for a
+// stream of new ones.
 void tandem_win::acquire(const char* call, int rank) {
   const Target& t = targets_[static_cast<size_t>(rank)];
   const int pe = team_->pes[static_cast<size_t>(rank)];
   const uint64_t* word = &header(slot_)->lock;
   Backoff backoff(call);
-  for (;;) {
-    if (t.lock == LockType::Exclusive) {
-      if (atomic(call, word, pe, shm::AmoOp::CompareSwap, kWriter, 0) == 0) return;
-    } else {
-      if ((atomic(call, word, pe, shm::AmoOp::Add, 1) & kWriter) == 0) return;
-      atomic(call, word, pe, shm::AmoOp::Add, ~uint64_t{0});
+  if (t.lock == LockType::Exclusive) {
+    // Announced, the request holds back shared ones; it takes the lock once no one holds it.
+    uint64_t seen = atomic(call, word, pe, shm::AmoOp::Add, kWaiting) + kWaiting;
+    for (;;) {
+      if ((seen & (kWriter | kReaders)) == 0) {
+        const uint64_t before = atomic(call, word, pe, shm::AmoOp::CompareSwap, seen - kWaiting + kWriter, seen);
+        if (before == seen) return;
+        seen = before;
+        continue;
+      }
+      backoff.pause();
+      seen = atomic(call, word, pe, shm::AmoOp::Fetch, 0);
     }
-    backoff.pause();
+  }
+  for (;;) {
+    if ((atomic(call, word, pe, shm::AmoOp::Add, 1) & ~kReaders) == 0) return;
+    // Taken back, and not tried again (which would hold up the exclusive request's
+    // compare-and-swap) until no exclusive request is left.
+    atomic(call, word, pe, shm::AmoOp::Add, ~uint64_t{0});
+    do backoff.pause();
+    while ((atomic(call, word, pe, shm::AmoOp::Fetch, 0) & ~kReaders) != 0);
   }
 }

@@ -24,6 +24,10 @@
 // Every issued operation is an nbi Op of the scheduler, so large copies to node peers are
 // held and run while the network carries the rest.
 //
+// Locks prefer writers: while an exclusive request waits (counted in the lock word), shared
+// requests are not granted, so the exclusive one waits only for the shared holders of the
+// moment, never for a stream of new ones.
+//
 // The symmetric part of a window is one slot of the window area (taken from the heap at
 // shmem_init): a count of completed access epochs, a lock word, and per PE the exposure
 // epochs it opened to this one.  A window takes the lowest slot free on every PE of its

@@ -174,6 +174,9 @@ foreach(strategy lazy eager hybrid)
   tandem_shmem_test(epochs_${strategy}_defer PROGRAM epochs NP 4 ENV TANDEM_EPOCH_STRATEGY=${strategy}
                     TANDEM_DEFER_THRESHOLD=1 LAUNCH_ARGS --nodes 2 ONE_NODE)
 endforeach()
+# An exclusive lock asked for during a stream of overlapping shared holders is granted; eager,
+# so that shmemx_win_lock takes the lock on the call.
+tandem_shmem_test(epochs_lock_fair NP 3 4 ENV TANDEM_EPOCH_STRATEGY=eager)
 # The halo exchange of man 7 tandem_epochs, compiled from the page.
 tandem_shmem_test(epochs_example NP 1 2 3 4)
 tandem_shmem_test(thread_multiple)
