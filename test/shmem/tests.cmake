@@ -217,8 +217,9 @@ tandem_shmem_test(coalesce_aggregate_off PROGRAM coalesce NP 2 ENV TANDEM_AGGREG
 # lacks an operation: the target PE applies each one with a CPU atomic, and node peers use
 # CPU atomics on those types, so the 2-node runs mix both paths on one word.  On sockets,
 # the ordered completion mode: a fence must keep puts ahead of a later software atomic.
+# epochs: window accumulates of many elements travel as runs of elements per request.
 set(T_ENV TANDEM_ATOMICS=software)
-foreach(program atomics atomic_sum lock signal order thread_multiple)
+foreach(program atomics atomic_sum lock signal order thread_multiple epochs)
   tandem_shmem_run(${program}_software_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
   tandem_shmem_run(${program}_software_np4_nodes4 "api;internode" 4 ${program} --nodes 4)
   tandem_shmem_run_sockets(${program}_software_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
