@@ -97,7 +97,9 @@ void runtime_init(const char* call, int requested_threads) {
   r.thread_level = requested_threads;
   restore_crash_signals();
 
-  symmetric_prepare(call);  // before PMIx starts its threads
+  // Before PMIx starts its threads.  The PEs are not counted yet: the windows' per-PE
+  // counters come out of the heap's fixed reserve, and beyond it out of the program's part.
+  symmetric_prepare(call, team_area_bytes(r.config.teams) + epoch::window_area_bytes(r.config.windows, 0));
   r.boot.init(call);
   r.my_pe = r.boot.rank();
   r.n_pes = r.boot.size();

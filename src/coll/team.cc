@@ -1,6 +1,7 @@
 #include "coll/team.h"
 #include "core/handle_table.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/backoff.h"
@@ -18,17 +19,16 @@ namespace tandem {
 
 namespace {
 
-constexpr int kSlots = 64;  // live teams per PE, the predefined two included
-
 // One slot of the symmetric team area.
 struct alignas(64) Slot {
   uint64_t counters[tandem_team::kRounds];
   uint64_t exchange;
   alignas(64) char banks[2][Group::kBank];
 };
+static_assert(sizeof(Slot) == 1344, "TANDEM_TEAMS in the configuration table gives this size");
 
-Slot* area = nullptr;         // kSlots, symmetric
-uint64_t used_slots = 0;      // slots of the teams this PE is in
+Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
+SlotSet used_slots;    // those of the teams this PE is in
 
 // `fresh`: the slot's counters are still 0 everywhere (at init), and a faster peer may
 // already be counting on them, so they must not be read.
@@ -47,17 +47,19 @@ void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_te
   // barriers count from.
   for (int k = 0; k < tandem_team::kRounds; ++k)
     team.base[k] = fresh ? 0 : __atomic_load_n(&area[slot].counters[k], __ATOMIC_ACQUIRE);
-  used_slots |= uint64_t{1} << slot;
+  used_slots.take(slot);
 }
 
 }  // namespace
 
+size_t team_area_bytes(size_t teams) { return teams * sizeof(Slot); }
+
 void teams_init(const char* call) {
   Runtime& r = rt();
   // The heap is fresh (zero-filled) at init, so every counter starts at 0 on every PE.
-  area = static_cast<Slot*>(heap_allocate(call, kSlots * sizeof(Slot), alignof(Slot)));
+  area = static_cast<Slot*>(heap_allocate(call, team_area_bytes(r.config.teams), alignof(Slot)));
   if (area == nullptr) fatal(call, "no room for the teams' counters in the symmetric heap");
-  used_slots = 0;
+  used_slots.reset(r.config.teams);
   std::vector<int> world(static_cast<size_t>(r.n_pes));
   for (int pe = 0; pe < r.n_pes; ++pe) world[static_cast<size_t>(pe)] = pe;
   make_team(tandem_team_world, 0, std::move(world), nullptr, true);
@@ -115,17 +117,8 @@ bool team_split(const char* call, tandem_team& parent, int count, const std::vec
   // Every PE of the parent offers the slots it has free; the new teams take the lowest
   // slots free on all of them.
   Group group(call, parent);
-  uint64_t free_everywhere = group.free_everywhere(used_slots);
-  int slots[2] = {-1, -1};
-  bool ok = true;
-  for (int t = 0; t < count; ++t) {
-    if (free_everywhere == 0) {
-      ok = false;
-      break;
-    }
-    slots[t] = __builtin_ctzll(free_everywhere);
-    free_everywhere &= free_everywhere - 1;
-  }
+  const std::vector<int> slots = group.free_everywhere(used_slots, static_cast<size_t>(count), "teams", "TANDEM_TEAMS");
+  const bool ok = slots.size() == static_cast<size_t>(count);
   for (int t = 0; t < count; ++t) {
     out[t] = SHMEM_TEAM_INVALID;
     if (!ok || members[t].empty()) continue;
@@ -135,7 +128,7 @@ bool team_split(const char* call, tandem_team& parent, int count, const std::vec
     tandem_team* team = teams().create();
     if (team == nullptr) fatal(call, "this PE holds 4096 teams, as many as it can");
     const bool use_config = configs[t] && (masks[t] & SHMEM_TEAM_NUM_CONTEXTS);
-    make_team(*team, slots[t], std::move(pes), use_config ? configs[t] : nullptr, false);
+    make_team(*team, slots[static_cast<size_t>(t)], std::move(pes), use_config ? configs[t] : nullptr, false);
     out[t] = team;
   }
   // No PE may count on a new team's counters before every PE has taken its base.
@@ -147,7 +140,7 @@ void team_destroy(const char* call, tandem_team& team) {
   if (&team == &tandem_team_world || &team == &tandem_team_shared)
     fatal(call, "team = %s cannot be destroyed", &team == &tandem_team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
   scheduler().quiet(call);
-  used_slots &= ~(uint64_t{1} << team.slot);
+  used_slots.give(team.slot);
   teams().destroy(&team);
 }
 
@@ -228,12 +221,36 @@ std::vector<uint64_t> Group::offers() const {
   return words;
 }
 
-uint64_t Group::free_everywhere(uint64_t used) {
-  offer(~used);
-  sync();
-  uint64_t free = ~uint64_t{0};
-  for (uint64_t word : offers()) free &= word;
-  return free;
+std::vector<int> Group::free_everywhere(const SlotSet& used, size_t count, const char* what, const char* setting) {
+  std::vector<int> found;
+  std::vector<size_t> free_on(static_cast<size_t>(size_));  // by rank
+  for (size_t w = 0; w < used.words() && found.size() < count; ++w) {
+    if (w > 0) sync();  // every PE has read the offers of the last word
+    offer(used.free_bits(w));
+    sync();
+    const std::vector<uint64_t> words = offers();
+    uint64_t common = ~uint64_t{0};
+    for (size_t r = 0; r < words.size(); ++r) {
+      common &= words[r];
+      free_on[r] += static_cast<size_t>(__builtin_popcountll(words[r]));
+    }
+    for (; common != 0 && found.size() < count; common &= common - 1)
+      found.push_back(static_cast<int>(64 * w + static_cast<size_t>(__builtin_ctzll(common))));
+  }
+  if (found.size() == count) return found;
+  // Every word was compared: one line, from the first PE that has too few slots free, or
+  // from rank 0 when each has enough but not the same ones.
+  const auto short_of = std::find_if(free_on.begin(), free_on.end(), [&](size_t n) { return n < count; });
+  const int reporter = short_of == free_on.end() ? 0 : static_cast<int>(short_of - free_on.begin());
+  if (rank_ != reporter) return found;
+  if (short_of == free_on.end())
+    warn(call_, "no slot is free on every PE of the team, though none holds the %zu live %s that %s allows: the call "
+         "returns non-zero on every PE",
+         used.size(), what, setting);
+  else
+    warn(call_, "this PE holds %zu of the %zu live %s that %s allows: the call returns non-zero on every PE of the team",
+         used.used(), used.size(), what, setting);
+  return found;
 }
 
 char* Group::bank(size_t bytes_per_rank) {

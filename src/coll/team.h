@@ -18,8 +18,11 @@
 
 #include <shmem.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "core/slot_set.h"
 
 struct tandem_team {
   static constexpr int kRounds = 32;  // enough rounds for 2^32 PEs
@@ -41,9 +44,11 @@ extern "C" tandem_team tandem_team_shared;
 
 namespace tandem {
 
-// Collective over all PEs, during shmem_init: takes the team area from the symmetric heap
-// and makes SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED.
+// Collective over all PEs, during shmem_init: takes the team area (TANDEM_TEAMS slots) from
+// the symmetric heap and makes SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED.
 void teams_init(const char* call);
+// The bytes of symmetric heap that the area of `teams` slots takes.
+size_t team_area_bytes(size_t teams);
 
 // The team behind a handle, or a fatal error naming `call` and `what` when it is
 // SHMEM_TEAM_INVALID or no live team (destroyed, or never made by a split).
@@ -91,9 +96,11 @@ class Group {
   // all, in rank order, until the next sync.
   void offer(uint64_t word);
   std::vector<uint64_t> offers() const;
-  // Collective: the slots (bits) that no PE of the group has in `used`, after a sync.  The
+  // Collective: the `count` lowest slots that no PE of the group has in `used`, compared 64
+  // at a time (a sync each); fewer when there are not as many, and then one PE of the group
+  // says why in one line: the live `what` (teams, windows) that the `setting` allows.  The
   // exchange word is read until the caller's next sync.
-  uint64_t free_everywhere(uint64_t used);
+  std::vector<int> free_everywhere(const SlotSet& used, size_t count, const char* what, const char* setting);
   // Small collectives on a team push their data instead of pulling it: each PE writes its
   // part into its own place (rank * bytes_per_rank) of every PE's bank, and one sync later
   // every PE finds all parts in its own memory.  The banks alternate between two per slot:

@@ -43,6 +43,10 @@ const std::vector<ConfigEntry>& config_table() {
        "when the puts and gets of a window epoch (shmemx_win_*) are issued: eager (each at once, once its target is open), lazy (all by the call that ends the epoch, the last put to each target carrying the target's update), hybrid (lazy until TANDEM_EPOCH_QUEUE operations wait for one target, then eager for it)"},
       {"TANDEM_EPOCH_QUEUE", nullptr, "32",
        "hybrid epochs: operations queued for one target before it is opened and served at once"},
+      {"TANDEM_TEAMS", nullptr, "256",
+       "live teams a PE may belong to at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included (2 to 4096); each takes 1344 bytes of the symmetric heap, beyond SHMEM_SYMMETRIC_SIZE"},
+      {"TANDEM_WINDOWS", nullptr, "128",
+       "live windows (shmemx_win_create) a PE may belong to at once (1 to 65536); each takes 16 bytes plus 8 per PE of the symmetric heap, rounded up to 64"},
       {"TANDEM_STATS", nullptr, "0",
        "1 makes every PE print at finalize what the scheduler held back and how much of it overlapped network transfers"},
       {"TANDEM_SPIN", nullptr, "2000",
@@ -164,6 +168,12 @@ Config Config::from_environment(std::string* error) {
   v = value_or_default("TANDEM_EPOCH_QUEUE");
   if (auto n = parse_size(v); n && *n > 0) c.epoch_queue = *n;
   else complain(error, "TANDEM_EPOCH_QUEUE", v, "a positive number of operations");
+  v = value_or_default("TANDEM_TEAMS");
+  if (auto n = parse_size(v); n && *n >= 2 && *n <= 4096) c.teams = *n;
+  else complain(error, "TANDEM_TEAMS", v, "a number of teams from 2 to 4096");
+  v = value_or_default("TANDEM_WINDOWS");
+  if (auto n = parse_size(v); n && *n >= 1 && *n <= 65536) c.windows = *n;
+  else complain(error, "TANDEM_WINDOWS", v, "a number of windows from 1 to 65536");
   v = value_or_default("TANDEM_NET_TIMEOUT");
   {
     char* end = nullptr;

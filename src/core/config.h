@@ -47,6 +47,8 @@ struct Config {
   bool aggregate = true;          // TANDEM_AGGREGATE
   enum class EpochStrategy { Lazy, Eager, Hybrid } epoch_strategy = EpochStrategy::Eager;  // TANDEM_EPOCH_STRATEGY
   size_t epoch_queue = 32;        // TANDEM_EPOCH_QUEUE
+  size_t teams = 256;             // TANDEM_TEAMS
+  size_t windows = 128;           // TANDEM_WINDOWS
   double net_timeout = 30;        // TANDEM_NET_TIMEOUT, seconds; 0: none
 
   // Reads the environment; a malformed value is reported through `error` (the message to

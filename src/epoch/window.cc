@@ -18,10 +18,12 @@ namespace tandem::epoch {
 
 namespace {
 
-constexpr int kSlots = 32;                        // live windows per PE
 constexpr size_t kStagedMost = 16;                // larger accumulates are queued whole
-constexpr uint64_t kWriter = uint64_t{1} << 32;   // a lock word: the exclusive holder, plus
-                                                  // the number of shared holders below it
+// A lock word: the number of shared holders in the low 32 bits, the exclusive holder above
+// them, and the number of exclusive requests waiting above that.
+constexpr uint64_t kWriter = uint64_t{1} << 32;
+constexpr uint64_t kWaiting = uint64_t{1} << 33;
+constexpr uint64_t kReaders = kWriter - 1;
 
 // The start of a slot; the slot goes on with posts[n_pes], by world PE: the exposure epochs
 // that PE opened to this one.
@@ -30,9 +32,9 @@ struct Header {
   uint64_t lock;
 };
 
-char* area = nullptr;  // kSlots slots, symmetric
+char* area = nullptr;  // TANDEM_WINDOWS slots, symmetric
 size_t slot_bytes = 0;
-uint64_t used_slots = 0;
+SlotSet used_slots;
 
 using Strategy = Config::EpochStrategy;
 Strategy strategy() { return rt().config.epoch_strategy; }
@@ -58,13 +60,17 @@ uint64_t atomic(const char* call, const uint64_t* word, int pe, shm::AmoOp op, u
 
 }  // namespace
 
+size_t window_area_bytes(size_t windows, int n_pes) {
+  return windows * ((sizeof(Header) + static_cast<size_t>(n_pes) * sizeof(uint64_t) + 63) & ~size_t{63});
+}
+
 void windows_init(const char* call) {
-  const size_t n = static_cast<size_t>(rt().n_pes);
-  slot_bytes = (sizeof(Header) + n * sizeof(uint64_t) + 63) & ~size_t{63};
+  const size_t windows = rt().config.windows;
+  slot_bytes = window_area_bytes(1, rt().n_pes);
   // The heap is fresh (zero-filled) at init: every slot starts at 0 on every PE.
-  area = static_cast<char*>(heap_allocate(call, kSlots * slot_bytes, 64));
+  area = static_cast<char*>(heap_allocate(call, window_area_bytes(windows, rt().n_pes), 64));
   if (area == nullptr) fatal(call, "no room for the windows' counters in the symmetric heap");
-  used_slots = 0;
+  used_slots.reset(windows);
 }
 
 }  // namespace tandem::epoch
@@ -78,12 +84,11 @@ tandem_win::tandem_win(tandem_team& team, int slot, char* base, size_t size)
 tandem_win* tandem_win::create(const char* call, tandem_team& team, void* base, size_t size) {
   // The lowest slot free on every PE of the team, as a team split picks its slot.
   Group group(call, team);
-  const uint64_t free_everywhere = group.free_everywhere(used_slots) & ((uint64_t{1} << kSlots) - 1);
+  const std::vector<int> slots = group.free_everywhere(used_slots, 1, "windows", "TANDEM_WINDOWS");
   group.sync();  // every PE has read the offers: the exchange word may serve again
-  if (free_everywhere == 0) return nullptr;
-  const int slot = __builtin_ctzll(free_everywhere);
-  used_slots |= uint64_t{1} << slot;
-  return new tandem_win(team, slot, static_cast<char*>(base), size);
+  if (slots.empty()) return nullptr;
+  used_slots.take(slots[0]);
+  return new tandem_win(team, slots[0], static_cast<char*>(base), size);
 }
 
 void tandem_win::free(const char* call) {
@@ -98,7 +103,7 @@ void tandem_win::free(const char* call) {
   scheduler().quiet(call);
   team_sync(call, *team_);
   memset(static_cast<void*>(header(slot_)), 0, slot_bytes);
-  used_slots &= ~(uint64_t{1} << slot_);
+  used_slots.give(slot_);
   delete this;
 }
 
@@ -409,18 +414,34 @@ void tandem_win::unlock(const char* call, int rank) {
   --locks_;
 }
 
+// Writer preference: a shared request is granted only while no exclusive request holds or
+// waits, so an exclusive request waits for the shared holders of the moment, not for a
+// stream of new ones.
 void tandem_win::acquire(const char* call, int rank) {
   const Target& t = targets_[static_cast<size_t>(rank)];
   const int pe = team_->pes[static_cast<size_t>(rank)];
   const uint64_t* word = &header(slot_)->lock;
   Backoff backoff(call);
-  for (;;) {
-    if (t.lock == LockType::Exclusive) {
-      if (atomic(call, word, pe, shm::AmoOp::CompareSwap, kWriter, 0) == 0) return;
-    } else {
-      if ((atomic(call, word, pe, shm::AmoOp::Add, 1) & kWriter) == 0) return;
-      atomic(call, word, pe, shm::AmoOp::Add, ~uint64_t{0});
+  if (t.lock == LockType::Exclusive) {
+    // Announced, the request holds back shared ones; it takes the lock once no one holds it.
+    uint64_t seen = atomic(call, word, pe, shm::AmoOp::Add, kWaiting) + kWaiting;
+    for (;;) {
+      if ((seen & (kWriter | kReaders)) == 0) {
+        const uint64_t before = atomic(call, word, pe, shm::AmoOp::CompareSwap, seen - kWaiting + kWriter, seen);
+        if (before == seen) return;
+        seen = before;
+        continue;
+      }
+      backoff.pause();
+      seen = atomic(call, word, pe, shm::AmoOp::Fetch, 0);
     }
-    backoff.pause();
+  }
+  for (;;) {
+    if ((atomic(call, word, pe, shm::AmoOp::Add, 1) & ~kReaders) == 0) return;
+    // Taken back, and not tried again (which would hold up the exclusive request's
+    // compare-and-swap) until no exclusive request is left.
+    atomic(call, word, pe, shm::AmoOp::Add, ~uint64_t{0});
+    do backoff.pause();
+    while ((atomic(call, word, pe, shm::AmoOp::Fetch, 0) & ~kReaders) != 0);
   }
 }

@@ -24,10 +24,14 @@
 // Every issued operation is an nbi Op of the scheduler, so large copies to node peers are
 // held and run while the network carries the rest.
 //
+// Locks prefer writers: while an exclusive request waits (counted in the lock word), shared
+// requests are not granted, so the exclusive one waits only for the shared holders of the
+// moment, never for a stream of new ones.
+//
 // The symmetric part of a window is one slot of the window area (taken from the heap at
 // shmem_init): a count of completed access epochs, a lock word, and per PE the exposure
 // epochs it opened to this one.  A window takes the lowest slot free on every PE of its
-// team; freeing it zeroes the slot again.
+// team (none free: shmemx_win_create returns non-zero); freeing it zeroes the slot again.
 #pragma once
 
 #include <shmem.h>
@@ -54,8 +58,11 @@ using AccumulateFn = void (*)(const char* call, const tandem::Target& remote, ta
 // fold (a floating-point sum, whose rounding would change).
 using CombineFn = void (*)(void* into, const void* later, tandem::shm::AmoOp op);
 
-// Collective over all PEs, during shmem_init: takes the window area from the heap.
+// Collective over all PEs, during shmem_init: takes the window area (TANDEM_WINDOWS slots)
+// from the heap.
 void windows_init(const char* call);
+// The bytes of symmetric heap that the area of `windows` slots takes with `n_pes` PEs.
+size_t window_area_bytes(size_t windows, int n_pes);
 
 }  // namespace tandem::epoch
 

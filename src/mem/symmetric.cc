@@ -33,7 +33,7 @@ const GlobalObjectTable* global_objects = nullptr;
 
 }  // namespace
 
-void symmetric_prepare(const char* call) {
+void symmetric_prepare(const char* call, size_t areas) {
   Runtime& r = rt();
   set_exit_hook(unlink_all_shared_files);
   DataRange range = find_executable_data();
@@ -48,7 +48,7 @@ void symmetric_prepare(const char* call) {
     }
   }
   const size_t page = page_size();
-  const size_t size = (r.config.symmetric_size + kInternalReserve + page - 1) / page * page;
+  const size_t size = (r.config.symmetric_size + kInternalReserve + areas + page - 1) / page * page;
   r.heap_file = SharedFile::create(call, "heap", size);
   // The allocator aligns offsets; for those to be aligned addresses the base must be aligned
   // at least as much as any request, so reserve room and place the heap on a boundary.

@@ -9,8 +9,10 @@
 
 namespace tandem {
 
-// Before PMIx starts threads: moves the globals onto shared memory and creates the heap.
-void symmetric_prepare(const char* call);
+// Before PMIx starts threads: moves the globals onto shared memory and creates the heap,
+// with room beyond SHMEM_SYMMETRIC_SIZE for a fixed reserve of the library's own objects
+// and `areas` bytes more (the areas that grow with settings).
+void symmetric_prepare(const char* call, size_t areas);
 // What node peers need to map this PE's segments (names and sizes), as a blob.
 std::string symmetric_card();
 // Maps the segments of every PE in rt().local_pes, from the gathered cards.

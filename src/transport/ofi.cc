@@ -187,8 +187,9 @@ void Transport::open(const char* call, const std::string& provider, char* const 
     }
     native_[t] = all;
   }
-  inbox_.assign(kInbox, Message{});
-  for (Message& slot : inbox_) post_receive(&slot);
+  inbox_.assign(kInbox, Incoming{});
+  for (Incoming& slot : inbox_) post_receive(&slot);
+  if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
 }
 
 std::string Transport::card() const {
@@ -255,6 +256,7 @@ void Transport::close() {
   batch_open_ = false;
   run_pe_ = -1;
   for (size_t i = 0; batches_ && i < kBatches; ++i) batches_[i].in_flight = false;
+  for (size_t i = 0; runs_ && i < kRunsInFlight; ++i) runs_[i].in_flight = false;
   for (int& fd : wake_pipe_)
     if (fd >= 0) {
       ::close(fd);
@@ -373,7 +375,11 @@ void Transport::atomic_array(const char* call, int pe, int segment, uint64_t off
                              const void* operands, size_t count) {
   const size_t size = atomic_type_size(type);
   const auto* bytes = static_cast<const char*>(operands);
-  const size_t most = native_[static_cast<int>(type)] ? array_most_[static_cast<int>(type)][static_cast<int>(op)] : 0;
+  if (!native_[static_cast<int>(type)]) {
+    flush(call);
+    return software_atomic_run(call, pe, segment, offset, op, type, operands, count);
+  }
+  const size_t most = array_most_[static_cast<int>(type)][static_cast<int>(op)];
   if (most <= 1) {
     for (size_t i = 0; i < count; ++i) atomic(call, pe, segment, offset + i * size, op, type, bytes + i * size, nullptr, nullptr);
     return;

@@ -126,8 +126,8 @@ class Transport {
               const void* operand, const void* compare, void* result);
   // A non-fetching `op` with operands[i] on element i of the `count` elements of `type` at
   // (pe, segment, offset), each element atomic: as few messages as the provider's atomics
-  // on arrays allow (one per element on the software path).  `operands` must stay
-  // unchanged until quiet(); the operation is complete after quiet().
+  // on arrays allow (on the software path, one request per kRunBytes of operands).
+  // `operands` must stay unchanged until quiet(); the operation is complete after quiet().
   void atomic_array(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
                     const void* operands, size_t count);
 
@@ -237,9 +237,11 @@ class Transport {
 
   // The software atomic path: one message each way.  A request is answered once the target
   // applied it; `cookie` is the address of the initiator's Reply for a fetching one, else 0.
+  // A run request (non-fetching, on `compare` elements from `offset` on) is followed on the
+  // wire by its operands.
   struct Message {
     // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
-    enum Kind : uint8_t { Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5 } kind;
+    enum Kind : uint8_t { Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6 } kind;
     AtomicOp op;
     AtomicType type;
     uint8_t segment;
@@ -250,17 +252,38 @@ class Transport {
     uint64_t cookie;
   };
   struct Reply;
+  // The most operand bytes of one run request.
+  static constexpr size_t kRunBytes = 2048;
+  // A posted receive buffer: room for any message.
+  struct Incoming {
+    Message head;
+    char operands[kRunBytes];
+  };
+  // A run request being sent, until its send completes (kRunsInFlight of them).
+  struct Outgoing {
+    Message head;
+    char operands[kRunBytes];
+    std::atomic<bool> in_flight{false};
+  };
+  static constexpr size_t kRunsInFlight = 16;
   void software_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
                        AtomicType type, const void* operand, const void* compare, void* result);
+  // `count` elements' worth: runs of up to kRunBytes, a single element alone.
+  void software_atomic_run(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
+                           const void* operands, size_t count);
+  // Waits while kInbox requests of this PE are unanswered, then counts one more.
+  void reserve_answer(const char* call);
+  // For the completions: true when `context` is a run request's, whose send is now done.
+  bool run_sent(void* context);
   // Receive buffers posted for requests and answers; also the most requests one PE has
   // unanswered (it waits for answers beyond that).
   static constexpr size_t kInbox = 64;
   // Drives progress until `ready()`; `pe`, when known, is the PE whose answer it waits for.
   template <typename Ready>
   void progress_until(const char* call, Ready ready, int pe = -1);
-  void post_receive(Message* slot);
+  void post_receive(Incoming* slot);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
-  bool deliver(Message* slot);
+  bool deliver(Incoming* slot);
   void wait_software(const char* call);
 
   // Coalesced puts (ofi_batch.cc).  A batch is written with its own completion, which frees
@@ -384,7 +407,8 @@ class Transport {
   // atomic takes.
   size_t array_most_[static_cast<int>(AtomicType::Count)][static_cast<int>(AtomicOp::Count)] = {};
   int my_pe_ = -1;
-  std::vector<Message> inbox_;  // posted receive buffers for requests and replies
+  std::vector<Incoming> inbox_;  // posted receive buffers for requests and replies
+  std::unique_ptr<Outgoing[]> runs_;
   // Software atomics sent and answered.
   std::atomic<uint64_t> software_sent_{0};
   std::atomic<uint64_t> software_answered_{0};

@@ -85,8 +85,8 @@ void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
       continue;
     }
     void* context = entries[i].op_context;
-    if (batch_completed(context) || signal_data_landed(context)) own = true;
-    else if (deliver(static_cast<Message*>(context))) own = true;
+    if (batch_completed(context) || run_sent(context) || signal_data_landed(context)) own = true;
+    else if (deliver(static_cast<Incoming*>(context))) own = true;
   }
   if (own && timeout_ns_ > 0) note_completion();
   if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();

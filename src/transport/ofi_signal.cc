@@ -49,7 +49,7 @@ void Transport::write_then(const char* call, int pe, int segment, uint64_t offse
 }
 
 bool Transport::signal_data_landed(void* context) {
-  const auto* slot = static_cast<const Message*>(context);
+  const auto* slot = static_cast<const Incoming*>(context);
   if (!inbox_.empty() && slot >= inbox_.data() && slot < inbox_.data() + inbox_.size()) return false;
   auto* pending = static_cast<PendingSignal*>(context);
   if (--pending->pieces > 0) return true;

@@ -1,9 +1,12 @@
 // The software atomic path of the inter-node engine (see Transport::native): atomics on a
 // type the provider lacks an operation for travel as request messages that the target's
-// progress applies with CPU atomics on its own memory and answers.
+// progress applies with CPU atomics on its own memory and answers.  An atomic on an array
+// (a window accumulate) travels as run requests, each carrying the operands of many
+// elements: one message each way per run, not per element.
 #include <rdma/fabric.h>
 #include <rdma/fi_endpoint.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/backoff.h"
@@ -44,6 +47,16 @@ uint64_t apply(AtomicOp op, AtomicType type, void* at, uint64_t operand, uint64_
   __builtin_unreachable();
 }
 
+// A message of one buffer, completing with `context`.
+fi_msg one_buffer(iovec* iov, fi_addr_t peer, void* context) {
+  fi_msg message{};
+  message.msg_iov = iov;
+  message.iov_count = 1;
+  message.addr = peer;
+  message.context = context;
+  return message;
+}
+
 }  // namespace
 
 // Where a fetching software atomic's answer lands; it lives on the initiator's stack until
@@ -75,12 +88,7 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
   if (operand) memcpy(&request.operand, operand, atomic_type_size(type));
   if (compare) memcpy(&request.compare, compare, atomic_type_size(type));
   request.cookie = result ? reinterpret_cast<uint64_t>(&reply) : 0;
-  // Bounded: the answers need this PE's receive buffers.
-  progress_until(call, [&] {
-    return software_sent_.load(std::memory_order_acquire) - software_answered_.load(std::memory_order_acquire) <
-           kInbox;
-  });
-  software_sent_.fetch_add(1, std::memory_order_acq_rel);
+  reserve_answer(call);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   Backoff backoff = Backoff::without_progress();
   post(call, "an atomic request to", pe, backoff,
@@ -90,13 +98,65 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
   memcpy(result, &reply.value, atomic_type_size(type));
 }
 
-void Transport::post_receive(Message* slot) {
-  iovec iov{slot, kMessageBytes};
-  fi_msg message{};
-  message.msg_iov = &iov;
-  message.iov_count = 1;
-  message.addr = FI_ADDR_UNSPEC;
-  message.context = slot;
+void Transport::reserve_answer(const char* call) {
+  // Bounded: the answers need this PE's receive buffers.
+  progress_until(call, [&] {
+    return software_sent_.load(std::memory_order_acquire) - software_answered_.load(std::memory_order_acquire) <
+           kInbox;
+  });
+  software_sent_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void Transport::software_atomic_run(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
+                                    AtomicType type, const void* operands, size_t count) {
+  static_assert(sizeof(Incoming) == kMessageBytes + kRunBytes, "a run's operands follow its request");
+  const size_t size = atomic_type_size(type);
+  const auto* bytes = static_cast<const char*>(operands);
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  for (size_t done = 0; done < count;) {
+    const size_t n = std::min(count - done, kRunBytes / size);
+    if (n == 1) {
+      software_atomic(call, pe, segment, offset + done * size, op, type, bytes + done * size, nullptr, nullptr);
+      ++done;
+      continue;
+    }
+    // A free buffer: its earlier send has completed.
+    Outgoing* run = nullptr;
+    progress_until(call, [&] {
+      for (size_t i = 0; i < kRunsInFlight && !run; ++i) {
+        bool idle = false;
+        if (runs_[i].in_flight.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) run = &runs_[i];
+      }
+      return run != nullptr;
+    });
+    run->head = Message{};
+    run->head.kind = Message::RunRequest;
+    run->head.op = op;
+    run->head.type = type;
+    run->head.segment = static_cast<uint8_t>(segment);
+    run->head.origin = my_pe_;
+    run->head.offset = offset + done * size;
+    run->head.compare = n;
+    memcpy(run->operands, bytes + done * size, n * size);
+    reserve_answer(call);
+    iovec iov{&run->head, kMessageBytes + n * size};
+    const fi_msg message = one_buffer(&iov, peer, run);
+    Backoff backoff = Backoff::without_progress();
+    post(call, "an atomic request to", pe, backoff, [&] { return fi_sendmsg(ep_, &message, FI_COMPLETION); });
+    done += n;
+  }
+}
+
+bool Transport::run_sent(void* context) {
+  Outgoing* run = static_cast<Outgoing*>(context);
+  if (!runs_ || run < &runs_[0] || run >= &runs_[kRunsInFlight]) return false;
+  run->in_flight.store(false, std::memory_order_release);
+  return true;
+}
+
+void Transport::post_receive(Incoming* slot) {
+  iovec iov{slot, sizeof(Incoming)};
+  const fi_msg message = one_buffer(&iov, FI_ADDR_UNSPEC, slot);
   Backoff backoff = Backoff::without_progress();
   post("progress", "a receive for", my_pe_, backoff, [&] { return fi_recvmsg(ep_, &message, FI_COMPLETION); });
 }
@@ -114,8 +174,17 @@ void Transport::send_notification(const char* call, int pe, uint64_t data) {
   post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
 }
 
-bool Transport::deliver(Message* slot) {
-  const Message m = *slot;
+bool Transport::deliver(Incoming* slot) {
+  const Message m = slot->head;
+  if (m.kind == Message::RunRequest) {
+    // Applied before the buffer is posted again; answered like a single request.
+    const size_t size = atomic_type_size(m.type);
+    for (uint64_t i = 0; i < m.compare; ++i) {
+      uint64_t operand = 0;
+      memcpy(&operand, slot->operands + i * size, size);
+      apply(m.op, m.type, base_[m.segment] + m.offset + i * size, operand, 0);
+    }
+  }
   post_receive(slot);
   if (m.kind == Message::Notification) {
     notification_handler_(m.operand);
@@ -140,7 +209,8 @@ bool Transport::deliver(Message* slot) {
     answer.origin = my_pe_;
   } else {
     answer.kind = Message::Answer;
-    answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
+    if (m.kind == Message::Request)
+      answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
   }
   Backoff backoff = Backoff::without_progress();
   const fi_addr_t peer = peer_address_[static_cast<size_t>(m.origin)];

@@ -432,14 +432,8 @@ static void test_accumulate(void) {
   shmem_free(acc);
 }
 
-/* 32 live windows at most: the 33rd fails on every PE; freed ones are reused. */
+/* Freed windows' slots are reused (running out of them: limits.c). */
 static void test_slots(struct object *obj) {
-  shmemx_win_t wins[40];
-  int made = 0;
-  while (made < 40 && shmemx_win_create(SHMEM_TEAM_WORLD, obj, sizeof(long), &wins[made]) == 0) ++made;
-  CHECK(made == 32, "%d windows at once, expected 32", made);
-  CHECK(made == 40 || wins[made] == SHMEMX_WIN_INVALID, "a failed create gives SHMEMX_WIN_INVALID");
-  for (int i = 0; i < made; ++i) shmemx_win_free(&wins[i]);
   for (int round = 0; round < 50; ++round) {
     shmemx_win_t win;
     CHECK(shmemx_win_create(SHMEM_TEAM_WORLD, obj, sizeof(struct object), &win) == 0, "create after frees");

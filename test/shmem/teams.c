@@ -1,6 +1,6 @@
 /* Teams: the predefined teams, split_strided, split_2d, translation, configuration,
- * contexts on a team, team_ptr, team_sync, slot reuse over many create/destroy rounds, the
- * failure when slots run out, and sessions. */
+ * contexts on a team, team_ptr, team_sync, slot reuse over many create/destroy rounds, and
+ * sessions (running out of slots: limits.c). */
 #include "common.h"
 
 static long target[64];
@@ -128,17 +128,8 @@ int main(void) {
     shmem_team_destroy(team);
   }
 
-  /* Running out of slots fails cleanly, and destroying gives them back. */
-  shmem_team_t many[80];
-  int made = 0;
-  while (made < 80 && shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &many[made]) == 0) ++made;
-  CHECK(made == 62, "%d teams made before the slots ran out, expected 62", made);
-  if (made < 80) CHECK(many[made] == SHMEM_TEAM_INVALID, "a failed split left a handle");
-  for (int i = 0; i < made; ++i) shmem_team_destroy(many[i]);
+  /* Running out of slots: test/shmem/limits.c. */
   shmem_team_t again;
-  CHECK(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &again) == 0, "no slot after destroying");
-  shmem_team_sync(again);
-  shmem_team_destroy(again);
   CHECK(shmem_team_split_strided(SHMEM_TEAM_INVALID, 0, 1, 1, NULL, 0, &again) != 0 && again == SHMEM_TEAM_INVALID,
         "a split of SHMEM_TEAM_INVALID must fail");
   /* Triplets that name no set of the parent's PEs: the split fails on every PE. */

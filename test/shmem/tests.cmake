@@ -174,6 +174,33 @@ foreach(strategy lazy eager hybrid)
   tandem_shmem_test(epochs_${strategy}_defer PROGRAM epochs NP 4 ENV TANDEM_EPOCH_STRATEGY=${strategy}
                     TANDEM_DEFER_THRESHOLD=1 LAUNCH_ARGS --nodes 2 ONE_NODE)
 endforeach()
+# An exclusive lock asked for during a stream of overlapping shared holders is granted; eager,
+# so that shmemx_win_lock takes the lock on the call.
+tandem_shmem_test(epochs_lock_fair NP 3 4 ENV TANDEM_EPOCH_STRATEGY=eager)
+# More live teams and windows than the old fixed tables held (64, 32), up to the settings'
+# limits (TANDEM_TEAMS, TANDEM_WINDOWS); at a limit the creation fails on every PE and one PE
+# says why in one line.
+foreach(kind teams windows)
+  tandem_shmem_test(limits_${kind} PROGRAM limits ARGS ${kind})
+endforeach()
+set(limit_message "the call returns non-zero on every PE")
+foreach(nodes 1 2)
+  add_test(limits_teams_message_np4_nodes${nodes} bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
+           "tandem: warning: shmem_team_split_strided on PE 0: this PE holds 16 of the 16 live teams that TANDEM_TEAMS allows: ${limit_message}"
+           -- "${OSHRUN}" --nodes ${nodes} -n 4 "${TANDEM_SHMEM_BIN}/limits" teams)
+  set_tests_properties(limits_teams_message_np4_nodes${nodes} PROPERTIES LABELS "api;negative" TIMEOUT 90
+                       ENVIRONMENT "TANDEM_TEAMS=16")
+  add_test(limits_windows_message_np4_nodes${nodes} bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
+           "tandem: warning: shmemx_win_create on PE 0: this PE holds 8 of the 8 live windows that TANDEM_WINDOWS allows: ${limit_message}"
+           -- "${OSHRUN}" --nodes ${nodes} -n 4 "${TANDEM_SHMEM_BIN}/limits" windows)
+  set_tests_properties(limits_windows_message_np4_nodes${nodes} PROPERTIES LABELS "api;negative" TIMEOUT 90
+                       ENVIRONMENT "TANDEM_WINDOWS=8")
+endforeach()
+# Each of 2 PEs has a slot free, not the same one.
+add_test(limits_fragmented_np2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
+         "tandem: warning: shmem_team_split_strided on PE 0: no slot is free on every PE of the team, though none holds the 4 live teams that TANDEM_TEAMS allows: ${limit_message}"
+         -- "${OSHRUN}" -n 2 "${TANDEM_SHMEM_BIN}/limits" fragmented)
+set_tests_properties(limits_fragmented_np2 PROPERTIES LABELS "api;negative" TIMEOUT 90 ENVIRONMENT "TANDEM_TEAMS=4")
 # The halo exchange of man 7 tandem_epochs, compiled from the page.
 tandem_shmem_test(epochs_example NP 1 2 3 4)
 tandem_shmem_test(thread_multiple)
@@ -190,8 +217,9 @@ tandem_shmem_test(coalesce_aggregate_off PROGRAM coalesce NP 2 ENV TANDEM_AGGREG
 # lacks an operation: the target PE applies each one with a CPU atomic, and node peers use
 # CPU atomics on those types, so the 2-node runs mix both paths on one word.  On sockets,
 # the ordered completion mode: a fence must keep puts ahead of a later software atomic.
+# epochs: window accumulates of many elements travel as runs of elements per request.
 set(T_ENV TANDEM_ATOMICS=software)
-foreach(program atomics atomic_sum lock signal order thread_multiple)
+foreach(program atomics atomic_sum lock signal order thread_multiple epochs)
   tandem_shmem_run(${program}_software_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
   tandem_shmem_run(${program}_software_np4_nodes4 "api;internode" 4 ${program} --nodes 4)
   tandem_shmem_run_sockets(${program}_software_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
