@@ -3,14 +3,48 @@
 // through one path, so CPU atomics here are atomic with each other.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
 namespace tandem::shm {
 
+// Up to 8 bytes, each written once: one store for 1, 2, 4 and 8 bytes.
+inline void store_once(char* to, const char* from, size_t bytes) {
+  switch (bytes) {
+    case 8: { uint64_t v; memcpy(&v, from, 8); memcpy(to, &v, 8); return; }
+    case 4: { uint32_t v; memcpy(&v, from, 4); memcpy(to, &v, 4); return; }
+    case 2: { uint16_t v; memcpy(&v, from, 2); memcpy(to, &v, 2); return; }
+    default: {
+      volatile char* t = to;  // volatile: not turned back into a memcpy call
+      for (size_t i = 0; i < bytes; ++i) t[i] = from[i];
+    }
+  }
+}
+
+// A copy to or from a node peer's memory, as programs that poll the last word of a put
+// expect it to land: every byte of that word is written once, and after the rest.  memcpy
+// promises neither.  glibc copies 8 to 15 bytes with two overlapping 8-byte stores, so an
+// 8-byte put writes its word twice: a peer that saw the first store and reset the word (the
+// ping-pong of a flag) sees the old value come back when the writer is preempted between
+// the two.  And it writes the end of a medium copy before its middle.  So the last 8 bytes
+// (all of a smaller copy) are stored on their own, after a fence that orders the rest, whose
+// large copies use weakly ordered string or non-temporal stores, before them.
 inline void copy(void* to, const void* from, size_t bytes) {
-  if (bytes) memcpy(to, from, bytes);
+  char* t = static_cast<char*>(to);
+  const char* f = static_cast<const char*>(from);
+  if (bytes > 8) {
+    memcpy(t, f, bytes - 8);
+#if defined(__x86_64__) || defined(__i386__)
+    if (bytes > 2048) __builtin_ia32_sfence();
+#endif
+    std::atomic_thread_fence(std::memory_order_release);
+    t += bytes - 8;
+    f += bytes - 8;
+    bytes = 8;
+  }
+  store_once(t, f, bytes);
 }
 
 // Strided copy of `count` blocks of `block` elements of `elem` bytes.
@@ -18,8 +52,8 @@ inline void copy_strided(char* to, ptrdiff_t to_stride, const char* from, ptrdif
                          size_t elem, size_t block, size_t count) {
   const size_t bytes = elem * block;
   for (size_t i = 0; i < count; ++i)
-    memcpy(to + static_cast<ptrdiff_t>(i) * to_stride * static_cast<ptrdiff_t>(elem),
-           from + static_cast<ptrdiff_t>(i) * from_stride * static_cast<ptrdiff_t>(elem), bytes);
+    copy(to + static_cast<ptrdiff_t>(i) * to_stride * static_cast<ptrdiff_t>(elem),
+         from + static_cast<ptrdiff_t>(i) * from_stride * static_cast<ptrdiff_t>(elem), bytes);
 }
 
 // The integer type an AMO on T operates on (floating types are handled as their bits).

@@ -95,6 +95,8 @@ tandem_shmem_test(ranks)
 # RMA, ordering, signals, synchronisation, atomics, locks.
 tandem_shmem_test(rma_types)
 tandem_shmem_test(rma_sized)
+# A flag at the end of a put, reset and put again: each word lands once, the last one last.
+tandem_shmem_test(put_flag)
 tandem_shmem_test(order)
 tandem_shmem_test(barrier)
 tandem_shmem_test(signal)
