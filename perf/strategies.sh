@@ -14,25 +14,14 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-build="$here/../build"
-out=""
-rounds=5
-pes=2
-nodes=2
-list=adaptive,eager,lazy,hybrid
-while getopts "b:o:n:p:N:s:h" opt; do
-  case "$opt" in
-    b) build=$(cd "$OPTARG" && pwd) ;;
-    o) out=$OPTARG ;;
-    n) rounds=$OPTARG ;;
-    p) pes=$OPTARG ;;
-    N) nodes=$OPTARG ;;
-    s) list=$OPTARG ;;
-    h) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
-    *) exit 2 ;;
-  esac
+declare -A opt=([b]="$here/../build" [n]=5 [p]=2 [N]=2 [s]=adaptive,eager,lazy,hybrid [o]="")
+while getopts "b:o:n:p:N:s:h" name; do
+  [ "$name" != h ] || { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0; }
+  [ "$name" != "?" ] || exit 2
+  opt[$name]=$OPTARG
 done
 shift $((OPTIND - 1))
+build=${opt[b]} rounds=${opt[n]} pes=${opt[p]} nodes=${opt[N]} list=${opt[s]} out=${opt[o]}
 program=${1:?"strategies.sh: name the program (perf/PROGRAM); -h for help"}
 shift
 [ "${1:-}" != "--" ] || shift
@@ -49,17 +38,8 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 
-# Per size and metric: the median over the rounds of each run's best (not the _median lines).
-awk -F, -v list="$list" -v out="$out" '
-  FNR == 1 { s = FILENAME; sub(/.*\/round[0-9]+-/, "", s); sub(/\.csv$/, "", s) }
-  /^#/ || $3 ~ /_median$/ || NF < 4 { next }
-  { k = s SUBSEP $1 SUBSEP $3; v[k, ++n[k]] = $4; if (!(($1, $3) in seen)) { seen[$1, $3] = 1; rows[++nr] = $1 SUBSEP $3 } }
-  function median(k,   i, j, t, c, x) {
-    c = n[k]; if (c == 0) return -1
-    for (i = 1; i <= c; i++) x[i] = v[k, i]
-    for (i = 2; i <= c; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
-    return c % 2 ? x[(c + 1) / 2] : (x[c / 2] + x[c / 2 + 1]) / 2
-  }
+# Per size and metric: the median over the rounds of each run's best.
+awk -F, -v list="$list" -v out="$out" -f "$here/rounds.awk" -f <(cat <<'AWK'
   END {
     ns = split(list, names, ",")
     printf "| size | metric |"; for (i = 1; i <= ns; i++) printf " %s |", names[i]
@@ -77,7 +57,9 @@ awk -F, -v list="$list" -v out="$out" '
       print " " ratio " |"
       for (i = 1; i <= ns; i++) print f[2], names[i], f[1], m[names[i]] > (out "/plot.dat")
     }
-  }' "$out"/round*.csv >"$out/report.md"
+  }
+AWK
+) "$out"/round*.csv >"$out/report.md"
 
 if command -v gnuplot >/dev/null; then
   for metric in $(cut -d' ' -f1 "$out/plot.dat" | sort -u); do
