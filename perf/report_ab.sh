@@ -8,19 +8,10 @@
 set -euo pipefail
 out=$1 a=$2 b=$3 title=$4 prefix=${5:-}
 
-awk -F, -v a="$a" -v b="$b" -v title="$title" '
-  FNR == 1 { s = FILENAME; sub(/.*\/round[0-9]+-/, "", s); sub(/\.csv$/, "", s) }
-  /^#/ || $3 ~ /_median$/ || NF < 4 { next }
-  { k = s SUBSEP $1 SUBSEP $3; v[k, ++n[k]] = $4; if (!(($1, $3) in seen)) { seen[$1, $3] = 1; rows[++nr] = $1 SUBSEP $3 } }
-  function median(k,   i, j, t, c, x) {
-    c = n[k]; if (c == 0) return -1
-    for (i = 1; i <= c; i++) x[i] = v[k, i]
-    for (i = 2; i <= c; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
-    return c % 2 ? x[(c + 1) / 2] : (x[c / 2] + x[c / 2 + 1]) / 2
-  }
+awk -F, -v a="$a" -v b="$b" -v title="$title" -f "$(dirname "$0")/rounds.awk" -f <(cat <<'AWK'
   END {
     printf "# %s\n\n", title
-    print "Median over the rounds of each run'"'"'s best.\n"
+    print "Median over the rounds of each run's best.\n"
     printf "| size | metric | A: %s | B: %s | B / A |\n|---|---|---|---|---|\n", a, b
     for (i = 1; i <= nr; i++) {
       split(rows[i], f, SUBSEP)
@@ -29,7 +20,9 @@ awk -F, -v a="$a" -v b="$b" -v title="$title" '
       printf "| %s | %s | %.4g | %.4g | %s |\n", f[1], f[2], x, y, ratio
       print f[2], f[1], x, y > "/dev/stderr"
     }
-  }' "$out"/round*-"$a".csv "$out"/round*-"$b".csv 2>"$out/medians.dat" >"$out/report.md"
+  }
+AWK
+) "$out"/round*-"$a".csv "$out"/round*-"$b".csv 2>"$out/medians.dat" >"$out/report.md"
 
 # A plot per metric: both runs against size (gnuplot, when it has a PNG terminal).
 if command -v gnuplot >/dev/null 2>&1 && gnuplot -e "set terminal" 2>&1 | grep -qw png; then

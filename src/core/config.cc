@@ -39,10 +39,10 @@ const std::vector<ConfigEntry>& config_table() {
        "how a notification (shmemx_*_notify) reaches a PE on another node: auto (as the remote CQ data of the data's write, when the provider carries 8 bytes of it; else as a message after the data landed), messages (always as a message)"},
       {"TANDEM_ATOMICS", nullptr, "auto",
        "atomics between nodes: auto (the provider's, in software on types it lacks an operation for), software (all in software, applied by the target PE)"},
-      {"TANDEM_EPOCH_STRATEGY", nullptr, "eager",
-       "when the puts and gets of a window epoch (shmemx_win_*) are issued: eager (each at once, once its target is open), lazy (all by the call that ends the epoch, the last put to each target carrying the target's update), hybrid (lazy until TANDEM_EPOCH_QUEUE operations wait for one target, then eager for it)"},
+      {"TANDEM_EPOCH_STRATEGY", nullptr, "adaptive",
+       "when the operations of a window epoch (shmemx_win_*) are issued: adaptive (puts, gets and large accumulates at once, once their target is open, an access epoch's target once TANDEM_EPOCH_QUEUE operations wait for it; accumulates of up to 16 elements are queued, folded per element and issued as runs by the call that ends the epoch where each would be a network message, or where trials show that they fold), eager (each at once, once its target is open), lazy (all by the call that ends the epoch, the last put to each target carrying the target's update), hybrid (lazy until TANDEM_EPOCH_QUEUE operations wait for one target, then eager for it)"},
       {"TANDEM_EPOCH_QUEUE", nullptr, "32",
-       "hybrid epochs: operations queued for one target before it is opened and served at once"},
+       "hybrid epochs, and adaptive access epochs: operations queued for one target before it is opened and served at once"},
       {"TANDEM_TEAMS", nullptr, "256",
        "live teams a PE may belong to at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included (2 to 4096); each takes 1344 bytes of the symmetric heap, beyond SHMEM_SYMMETRIC_SIZE"},
       {"TANDEM_WINDOWS", nullptr, "128",
@@ -164,7 +164,8 @@ Config Config::from_environment(std::string* error) {
   if (std::string_view(v) == "lazy") c.epoch_strategy = Config::EpochStrategy::Lazy;
   else if (std::string_view(v) == "eager") c.epoch_strategy = Config::EpochStrategy::Eager;
   else if (std::string_view(v) == "hybrid") c.epoch_strategy = Config::EpochStrategy::Hybrid;
-  else complain(error, "TANDEM_EPOCH_STRATEGY", v, "lazy, eager or hybrid");
+  else if (std::string_view(v) == "adaptive") c.epoch_strategy = Config::EpochStrategy::Adaptive;
+  else complain(error, "TANDEM_EPOCH_STRATEGY", v, "adaptive, lazy, eager or hybrid");
   v = value_or_default("TANDEM_EPOCH_QUEUE");
   if (auto n = parse_size(v); n && *n > 0) c.epoch_queue = *n;
   else complain(error, "TANDEM_EPOCH_QUEUE", v, "a positive number of operations");

@@ -45,7 +45,7 @@ struct Config {
   Switch proxy_writes = Switch::Auto;  // TANDEM_PROXY_WRITES
   Switch proxy_copies = Switch::Auto;  // TANDEM_PROXY_COPIES
   bool aggregate = true;          // TANDEM_AGGREGATE
-  enum class EpochStrategy { Lazy, Eager, Hybrid } epoch_strategy = EpochStrategy::Eager;  // TANDEM_EPOCH_STRATEGY
+  enum class EpochStrategy { Lazy, Eager, Hybrid, Adaptive } epoch_strategy = EpochStrategy::Adaptive;  // TANDEM_EPOCH_STRATEGY
   size_t epoch_queue = 32;        // TANDEM_EPOCH_QUEUE
   size_t teams = 256;             // TANDEM_TEAMS
   size_t windows = 128;           // TANDEM_WINDOWS

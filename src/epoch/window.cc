@@ -37,7 +37,20 @@ size_t slot_bytes = 0;
 SlotSet used_slots;
 
 using Strategy = Config::EpochStrategy;
-Strategy strategy() { return rt().config.epoch_strategy; }
+
+// Adaptive issue to a target whose atomics are CPU atomics (a node peer, PEs on one node):
+// small accumulates go at once; every kRetry of them, the next kFoldSample element updates
+// are staged instead, and staging goes on while they fold at least kFoldGain updates into
+// each element issued (folding saves both the atomics and the cache lines that PEs updating
+// the same words pass back and forth).
+constexpr uint64_t kFoldSample = 64;
+constexpr uint64_t kFoldGain = 2;
+constexpr uint64_t kRetry = 4096;
+
+// Whether each accumulate to `remote` would cost a network message: to other nodes, and to
+// node peers too once PEs span nodes (the provider's atomics serve every PE then).  Folding
+// such accumulates saves messages of microseconds for queueing of tens of nanoseconds.
+bool network_atomic(const tandem::Target& remote) { return !remote.mapped || rt().spans_nodes; }
 
 Header* header(int slot) { return reinterpret_cast<Header*>(area + static_cast<size_t>(slot) * slot_bytes); }
 uint64_t* posts(int slot) { return reinterpret_cast<uint64_t*>(header(slot) + 1); }
@@ -79,7 +92,14 @@ using namespace tandem;
 using namespace tandem::epoch;
 
 tandem_win::tandem_win(tandem_team& team, int slot, char* base, size_t size)
-    : team_(&team), slot_(slot), base_(base), size_(size), targets_(static_cast<size_t>(team.size())) {}
+    : team_(&team),
+      slot_(slot),
+      base_(base),
+      size_(size),
+      strategy_(rt().config.epoch_strategy),
+      targets_(static_cast<size_t>(team.size())) {}
+
+bool tandem_win::at_once() const { return strategy_ == Strategy::Eager || strategy_ == Strategy::Adaptive; }
 
 tandem_win* tandem_win::create(const char* call, tandem_team& team, void* base, size_t size) {
   // The lowest slot free on every PE of the team, as a team split picks its slot.
@@ -112,7 +132,7 @@ void tandem_win::check_rank(const char* call, int rank) const {
     fatal(call, "pe = %d is out of range: expected a rank 0 <= pe < %d of the window's team", rank, team_->size());
 }
 
-bool tandem_win::fence_open() const { return fenced_ && strategy() == Strategy::Eager; }
+bool tandem_win::fence_open() const { return fenced_ && at_once(); }
 
 tandem_win::Epoch tandem_win::epoch_of(int rank) const {
   const Target& t = targets_[static_cast<size_t>(rank)];
@@ -159,11 +179,36 @@ void tandem_win::submit(const char* call, const Pending& pending, int rank) {
   Target& t = targets_[static_cast<size_t>(rank)];
   t.touched = true;
   t.quiet_first |= pending.apply != nullptr || pending.op.kind == Op::Kind::Get;
-  if (t.open) return issue(call, pending, rank);
+  if (t.open) {
+    // Adaptive issue differs from eager only for accumulates and what is staged before.
+    if (strategy_ == Strategy::Adaptive && (pending.apply || !t.queued.empty() || !t.staged.empty()))
+      return adapt(call, pending, rank);
+    return issue(call, pending, rank);
+  }
   if (pending.apply) stage(pending, rank);
   else t.queued.push_back(pending);
-  if (strategy() == Strategy::Hybrid && t.queued.size() + t.staged.size() >= rt().config.epoch_queue)
+  if ((strategy_ == Strategy::Hybrid || strategy_ == Strategy::Adaptive) &&
+      t.queued.size() + t.staged.size() >= rt().config.epoch_queue)
     open(call, rank, kind);
+}
+
+void tandem_win::adapt(const char* call, const Pending& pending, int rank) {
+  Target& t = targets_[static_cast<size_t>(rank)];
+  if (pending.apply && pending.combine && pending.nelems <= kStagedMost) {
+    if (network_atomic(pending.op.remote)) return stage(pending, rank);
+    if (t.fold_locally) {
+      t.fold_updates += pending.nelems;
+      return stage(pending, rank);
+    }
+    if (++t.calls_at_once >= kRetry) {
+      t.fold_locally = true;
+      t.calls_at_once = 0;
+    }
+  }
+  // Issued at once, after the queued updates of the elements it touches.
+  const uint64_t first = pending.op.remote.offset, end = first + pending.op.bytes;
+  if (!t.queued.empty() || (!t.staged.empty() && first < t.staged_end && end > t.staged_first)) flush(call, rank);
+  issue(call, pending, rank);
 }
 
 void tandem_win::stage(const Pending& pending, int rank) {
@@ -195,6 +240,8 @@ void tandem_win::stage(const Pending& pending, int rank) {
       }
       unstage(rank);  // another operation on the element: the earlier one goes first
     }
+    if (t.staged.empty() || offset < t.staged_first) t.staged_first = offset;
+    if (t.staged.empty() || offset + element_bytes > t.staged_end) t.staged_end = offset + element_bytes;
     tandem::Target element = op.remote;
     element.offset = offset;
     if (element.mapped) element.mapped += i * element_bytes;
@@ -208,6 +255,13 @@ void tandem_win::stage(const Pending& pending, int rank) {
 void tandem_win::unstage(int rank) {
   Target& t = targets_[static_cast<size_t>(rank)];
   if (t.staged.empty()) return;
+  if (t.fold_updates > 0) {
+    t.fold_elements += t.staged.size();
+    if (t.fold_updates >= kFoldSample) {
+      t.fold_locally = t.fold_updates >= kFoldGain * t.fold_elements;
+      t.fold_updates = t.fold_elements = 0;
+    }
+  }
   std::sort(t.staged.begin(), t.staged.end(),
             [](const Staged& a, const Staged& b) { return a.element.offset < b.element.offset; });
   size_t total = 0;
@@ -237,7 +291,7 @@ void tandem_win::issue(const char* call, const Pending& pending, int rank) {
   // A fence completes everything with one quiet and a barrier: no update to carry.  Over a
   // network that does not keep writes in order, a put carrying an update would wait for
   // its own completion before sending it: no better than the update alone.
-  if (strategy() == Strategy::Eager || op.kind != Op::Kind::Put || epoch_of(rank) == Epoch::Fence ||
+  if (at_once() || op.kind != Op::Kind::Put || epoch_of(rank) == Epoch::Fence ||
       !scheduler().signal_rides(op.remote))
     return scheduler().submit_nbi(call, op);
   if (t.has_kept) scheduler().submit_nbi(call, t.kept);
@@ -356,7 +410,7 @@ void tandem_win::start(const char* call, const int* ranks, int count) {
   }
   access_ = true;
   access_group_ = group;
-  if (strategy() == Strategy::Eager)
+  if (strategy_ == Strategy::Eager)
     for (int rank : group) open(call, rank, Epoch::Access);
 }
 
@@ -398,7 +452,7 @@ void tandem_win::lock(const char* call, LockType type, int rank) {
   t.lock = type;
   t.open = false;
   ++locks_;
-  if (strategy() == Strategy::Eager) open(call, rank, Epoch::Lock);
+  if (at_once()) open(call, rank, Epoch::Lock);
 }
 
 void tandem_win::unlock(const char* call, int rank) {

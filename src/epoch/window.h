@@ -8,9 +8,15 @@
 // operations and then waits at a barrier of the team.  Closing an access or lock epoch completes its operations, then updates a word on each
 // target: its count of completed access epochs (shmemx_win_wait waits for it) or its lock.
 //
-// When an operation is carried out is the issue strategy's choice (TANDEM_EPOCH_STRATEGY,
-// eager by default: on the networks measured here the other two save no message on puts and
-// start their transfers later; perf/README.md has the figures):
+// When an operation is carried out is the issue strategy's choice (TANDEM_EPOCH_STRATEGY;
+// perf/README.md has the figures):
+//   adaptive (the default) eager, except that an access epoch opens a target as hybrid does
+//           (an epoch of a few operations waits for the post once, at its end), and that
+//           accumulates of up to 16 elements that fold are staged as under lazy where each
+//           would be a network message (a message of microseconds against tens of
+//           nanoseconds of queueing) and, to CPU atomics, while trials show that they fold.
+//           On the networks measured here lazy and hybrid save no message on puts and start
+//           their transfers later;
 //   lazy    every operation is queued and issued by the closing call, which holds back the
 //           last put to each target to carry that target's update: no message of its own,
 //           but nothing overlaps the caller's computation.  Small queued accumulates are
@@ -42,6 +48,7 @@
 #include <vector>
 
 #include "coll/team.h"
+#include "core/config.h"
 #include "nbi/op.h"
 #include "transport/shm.h"
 
@@ -120,6 +127,13 @@ struct tandem_win {
     std::vector<Pending> queued;  // not issued yet
     std::vector<Staged> staged;   // queued accumulates, by element; they follow `queued`
     std::unordered_map<uint64_t, size_t> staged_at;  // staged's index by element offset
+    uint64_t staged_first = 0, staged_end = 0;      // the offsets staged spans (when not empty)
+    // Adaptive issue to CPU atomics: whether small accumulates are staged, the element
+    // updates staged and the elements they were folded into since the last verdict, and
+    // the calls issued at once since the last trial.
+    bool fold_locally = false;
+    uint64_t fold_updates = 0, fold_elements = 0;
+    uint64_t calls_at_once = 0;
     std::deque<std::vector<char>> operands;  // of unstaged accumulates, until the epoch's end
     tandem::Op kept{};            // issued last: the signal rides on it (lazy, hybrid)
     bool has_kept = false;
@@ -137,11 +151,17 @@ struct tandem_win {
   // Whether a target goes back to an open fence epoch when its access or lock epoch ends:
   // with eager issue, every target of a fence epoch is open.
   bool fence_open() const;
+  // Whether targets are opened, and operations issued, as soon as the epoch allows.
+  bool at_once() const;
   // Checks that [remote, remote + bytes) lies in the window, and says where it is on `rank`.
   tandem::Target in_window(const char* call, const char* what, const void* remote, size_t bytes, int rank) const;
   // Issues `pending` at once where its target is open, else queues it (an accumulate is
   // staged).
   void submit(const char* call, const Pending& pending, int rank);
+  // Adaptive issue to an open target: stages a small accumulate that folds and would cost a
+  // network message (or folded in the last trial), issues anything else at once (after what
+  // is queued or staged for the elements it touches).
+  void adapt(const char* call, const Pending& pending, int rank);
   // Queues an accumulate that is not issued at once: folded element by element where it
   // folds, as a Pending otherwise.
   void stage(const Pending& pending, int rank);
@@ -167,6 +187,7 @@ struct tandem_win {
   int slot_;
   char* base_;
   size_t size_;
+  tandem::Config::EpochStrategy strategy_;  // TANDEM_EPOCH_STRATEGY
   std::vector<Target> targets_;  // by team rank
   bool fenced_ = false;          // a fence opened a fence epoch
   bool access_ = false;              // between start and complete

@@ -164,15 +164,15 @@ tandem_shmem_test(lock)
 tandem_shmem_test(teams NP 1 2 3 4)
 tandem_shmem_test(collectives NP 1 2 3 4)
 tandem_shmem_test(collectives_legacy NP 1 2 3 4)
-# Window epochs under each issue strategy (eager by default); hybrid also with a queue of
+# Window epochs under each issue strategy (adaptive by default); hybrid also with a queue of
 # one (a target is opened by its first operation).
 tandem_shmem_test(epochs NP 1 2 3 4)
-foreach(strategy lazy hybrid)
+foreach(strategy lazy eager hybrid)
   tandem_shmem_test(epochs_${strategy} PROGRAM epochs NP 2 4 ENV TANDEM_EPOCH_STRATEGY=${strategy})
 endforeach()
 tandem_shmem_test(epochs_queue1 PROGRAM epochs NP 2 4 ENV TANDEM_EPOCH_STRATEGY=hybrid TANDEM_EPOCH_QUEUE=1)
 # Every copy to a node peer held until the epoch's end, under each strategy.
-foreach(strategy lazy eager hybrid)
+foreach(strategy lazy eager hybrid adaptive)
   tandem_shmem_test(epochs_${strategy}_defer PROGRAM epochs NP 4 ENV TANDEM_EPOCH_STRATEGY=${strategy}
                     TANDEM_DEFER_THRESHOLD=1 LAUNCH_ARGS --nodes 2 ONE_NODE)
 endforeach()

@@ -73,8 +73,12 @@ TEST_F(ConfigEnvironment, AtomicsPath) {
 TEST_F(ConfigEnvironment, EpochStrategy) {
   std::string error;
   Config c = Config::from_environment(&error);
-  EXPECT_EQ(c.epoch_strategy, Config::EpochStrategy::Eager);
+  EXPECT_EQ(c.epoch_strategy, Config::EpochStrategy::Adaptive);
   EXPECT_EQ(c.epoch_queue, 32u);
+  setenv("TANDEM_EPOCH_STRATEGY", "eager", 1);
+  EXPECT_EQ(Config::from_environment(&error).epoch_strategy, Config::EpochStrategy::Eager);
+  setenv("TANDEM_EPOCH_STRATEGY", "adaptive", 1);
+  EXPECT_EQ(Config::from_environment(&error).epoch_strategy, Config::EpochStrategy::Adaptive);
   setenv("TANDEM_EPOCH_STRATEGY", "lazy", 1);
   setenv("TANDEM_EPOCH_QUEUE", "4", 1);
   c = Config::from_environment(&error);
@@ -86,10 +90,31 @@ TEST_F(ConfigEnvironment, EpochStrategy) {
   setenv("TANDEM_EPOCH_STRATEGY", "sometimes", 1);
   setenv("TANDEM_EPOCH_QUEUE", "0", 1);
   c = Config::from_environment(&error);
-  EXPECT_EQ(c.epoch_strategy, Config::EpochStrategy::Eager);
+  EXPECT_EQ(c.epoch_strategy, Config::EpochStrategy::Adaptive);
   EXPECT_EQ(c.epoch_queue, 32u);
-  EXPECT_NE(error.find("TANDEM_EPOCH_STRATEGY=\"sometimes\" is not lazy, eager or hybrid"), std::string::npos) << error;
+  EXPECT_NE(error.find("TANDEM_EPOCH_STRATEGY=\"sometimes\" is not adaptive, lazy, eager or hybrid"), std::string::npos)
+      << error;
   EXPECT_NE(error.find("TANDEM_EPOCH_QUEUE=\"0\" is not a positive number of operations"), std::string::npos) << error;
+}
+
+TEST_F(ConfigEnvironment, TeamsAndWindows) {
+  std::string error;
+  Config c = Config::from_environment(&error);
+  EXPECT_EQ(c.teams, 256u);
+  EXPECT_EQ(c.windows, 128u);
+  setenv("TANDEM_TEAMS", "1000", 1);
+  setenv("TANDEM_WINDOWS", "1", 1);
+  c = Config::from_environment(&error);
+  EXPECT_EQ(c.teams, 1000u);
+  EXPECT_EQ(c.windows, 1u);
+  EXPECT_EQ(error, "");
+  setenv("TANDEM_TEAMS", "1", 1);
+  setenv("TANDEM_WINDOWS", "0", 1);
+  c = Config::from_environment(&error);
+  EXPECT_EQ(c.teams, 256u);
+  EXPECT_EQ(c.windows, 128u);
+  EXPECT_NE(error.find("TANDEM_TEAMS=\"1\" is not a number of teams from 2 to 4096"), std::string::npos) << error;
+  EXPECT_NE(error.find("TANDEM_WINDOWS=\"0\" is not a number of windows from 1 to 65536"), std::string::npos) << error;
 }
 
 TEST_F(ConfigEnvironment, ReadsValuesAndDeprecatedAliases) {
