@@ -37,6 +37,7 @@ size_t slot_bytes = 0;
 SlotSet used_slots;
 
 using Strategy = Config::EpochStrategy;
+Strategy strategy() { return rt().config.epoch_strategy; }
 
 // Adaptive issue to a target whose atomics are CPU atomics (a node peer, PEs on one node):
 // small accumulates go at once; every kRetry of them, the next kFoldSample element updates
@@ -92,14 +93,9 @@ using namespace tandem;
 using namespace tandem::epoch;
 
 tandem_win::tandem_win(tandem_team& team, int slot, char* base, size_t size)
-    : team_(&team),
-      slot_(slot),
-      base_(base),
-      size_(size),
-      strategy_(rt().config.epoch_strategy),
-      targets_(static_cast<size_t>(team.size())) {}
+    : team_(&team), slot_(slot), base_(base), size_(size), targets_(static_cast<size_t>(team.size())) {}
 
-bool tandem_win::at_once() const { return strategy_ == Strategy::Eager || strategy_ == Strategy::Adaptive; }
+bool tandem_win::at_once() const { return strategy() == Strategy::Eager || strategy() == Strategy::Adaptive; }
 
 tandem_win* tandem_win::create(const char* call, tandem_team& team, void* base, size_t size) {
   // The lowest slot free on every PE of the team, as a team split picks its slot.
@@ -181,13 +177,13 @@ void tandem_win::submit(const char* call, const Pending& pending, int rank) {
   t.quiet_first |= pending.apply != nullptr || pending.op.kind == Op::Kind::Get;
   if (t.open) {
     // Adaptive issue differs from eager only for accumulates and what is staged before.
-    if (strategy_ == Strategy::Adaptive && (pending.apply || !t.queued.empty() || !t.staged.empty()))
+    if (strategy() == Strategy::Adaptive && (pending.apply || !t.queued.empty() || !t.staged.empty()))
       return adapt(call, pending, rank);
     return issue(call, pending, rank);
   }
   if (pending.apply) stage(pending, rank);
   else t.queued.push_back(pending);
-  if ((strategy_ == Strategy::Hybrid || strategy_ == Strategy::Adaptive) &&
+  if ((strategy() == Strategy::Hybrid || strategy() == Strategy::Adaptive) &&
       t.queued.size() + t.staged.size() >= rt().config.epoch_queue)
     open(call, rank, kind);
 }
@@ -410,7 +406,7 @@ void tandem_win::start(const char* call, const int* ranks, int count) {
   }
   access_ = true;
   access_group_ = group;
-  if (strategy_ == Strategy::Eager)
+  if (strategy() == Strategy::Eager)
     for (int rank : group) open(call, rank, Epoch::Access);
 }
 

@@ -48,7 +48,6 @@
 #include <vector>
 
 #include "coll/team.h"
-#include "core/config.h"
 #include "nbi/op.h"
 #include "transport/shm.h"
 
@@ -187,7 +186,6 @@ struct tandem_win {
   int slot_;
   char* base_;
   size_t size_;
-  tandem::Config::EpochStrategy strategy_;  // TANDEM_EPOCH_STRATEGY
   std::vector<Target> targets_;  // by team rank
   bool fenced_ = false;          // a fence opened a fence epoch
   bool access_ = false;              // between start and complete

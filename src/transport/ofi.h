@@ -260,9 +260,7 @@ class Transport {
     char operands[kRunBytes];
   };
   // A run request being sent, until its send completes (kRunsInFlight of them).
-  struct Outgoing {
-    Message head;
-    char operands[kRunBytes];
+  struct Outgoing : Incoming {
     std::atomic<bool> in_flight{false};
   };
   static constexpr size_t kRunsInFlight = 16;

@@ -42,7 +42,8 @@ const Library& library() {
     // constructors of libraries it depends on may install signal handlers (the PSM ones
     // catch SIGINT, SIGTERM, SIGSEGV and more to print a backtrace and exit, which would
     // turn oshrun's SIGTERM into an exit on whatever thread takes it): the program's
-    // handlers, or the defaults, are kept.
+    // handlers, or the defaults, are kept.  (Handlers there before shmem_init, from a
+    // libfabric the program loaded itself, are restore_crash_signals()'s business.)
     struct sigaction kept[NSIG];
     for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, nullptr, &kept[sig]);
     const char* paths[] = {TANDEM_FABRIC_LIBDIR "/libfabric.so.1", "libfabric.so.1"};
