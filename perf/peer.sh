@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs one OpenSHMEM benchmark of perf/ built against Tandem and against a second
-# OpenSHMEM implementation (the peer), alternately for some rounds, on one node with each
-# PE count given, and reports per PE count, size and metric the median over the rounds of
-# each implementation's best, the ratio peer / Tandem and a plot per metric, then a summary
-# of every metric at its largest size.  See perf/README.md ("Against another OpenSHMEM").
+# OpenSHMEM implementation (the peer), alternately for some rounds, on one node (with -I, a
+# node per PE) with each PE count given, and reports per PE count, size and metric the
+# median over the rounds of each implementation's best, the ratio peer / Tandem and a plot
+# per metric, then a summary of every metric at its largest size.  See perf/README.md ("Against another OpenSHMEM").
 #
 # Usage: perf/peer.sh [options] [PROGRAM] [-- options for PROGRAM]
 #   PROGRAM     a benchmark in perf/ that uses the standard API only (default: collectives,
@@ -17,6 +17,9 @@
 #   -o DIR      results folder (default: perf/results/peer-PROGRAM-<date>-<time>)
 #   -n ROUNDS   rounds, each running both (default 3)
 #   -p "PES"    PE counts, all on this node (default "2 4")
+#   -I          across nodes: Tandem puts every PE on a virtual node of its own (oshrun
+#               --nodes), a peer that is Open MPI's talks TCP between its PEs
+#               (-x UCX_TLS=tcp,self), and both run with PERF_SOLO_POLL=1 (perf_shmem.h)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,7 +31,8 @@ peer_name=""
 out=""
 rounds=3
 pe_counts="2 4"
-while getopts "c:l:N:b:o:n:p:h" opt; do
+internode=no
+while getopts "c:l:N:b:o:n:p:Ih" opt; do
   case "$opt" in
     c) peer_cc=$OPTARG ;;
     l) peer_launch=$OPTARG ;;
@@ -37,6 +41,7 @@ while getopts "c:l:N:b:o:n:p:h" opt; do
     o) out=$OPTARG ;;
     n) rounds=$OPTARG ;;
     p) pe_counts=$OPTARG ;;
+    I) internode=yes ;;
     h) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
@@ -57,6 +62,7 @@ if [ -z "$peer_launch" ]; then
   # one-sided component; the benchmarks pin themselves.
   if "$peer_launch" --version 2>&1 | grep -qiE 'open ?mpi|openrte'; then
     peer_launch="$peer_launch --oversubscribe --bind-to none --mca osc ^rdma"
+    [ "$internode" = no ] || peer_launch="$peer_launch -x UCX_TLS=tcp,self -x PERF_SOLO_POLL"
   fi
 fi
 read -r -a peer_launch_words <<<"$peer_launch"
@@ -80,7 +86,7 @@ peer_bin="$out/$program.peer"
   echo "program: $program ${args[*]}"
   echo "tandem: $("$build/tools/oshrun/oshrun" --version 2>&1 | head -1), $(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
   echo "peer ($peer_name): $peer_cc; $peer_launch"
-  echo "pe counts: $pe_counts (one node), $rounds rounds, alternately"
+  echo "pe counts: $pe_counts ($([ "$internode" = yes ] && echo "a node each" || echo "one node")), $rounds rounds, alternately"
   echo "load before: $(cat /proc/loadavg)"
   uname -a
 } >"$out/env.txt"
@@ -95,17 +101,22 @@ summary="$out/report.md"
   echo "|---|---|---|---|---|---|"
 } >"$summary.head"
 : >"$summary.body"
+[ "$internode" = no ] || export PERF_SOLO_POLL=1
+placement="on one node"
+[ "$internode" = no ] || placement="on a node each"
 for np in $pe_counts; do
+  nodes=()
+  [ "$internode" = no ] || nodes=(--nodes "$np")
   dir="$out/np$np"
   mkdir -p "$dir"
   for ((r = 1; r <= rounds; r++)); do
     echo "peer.sh: $np PEs, round $r/$rounds" >&2
-    timeout 900 "${tandem_launch[@]}" -n "$np" "$build/perf/$program" "${args[@]}" \
+    timeout 900 "${tandem_launch[@]}" "${nodes[@]}" -n "$np" "$build/perf/$program" "${args[@]}" \
       >"$dir/round$r-tandem.csv" 2>"$dir/round$r-tandem.err" || echo "peer.sh: Tandem's run failed ($dir/round$r-tandem.err)" >&2
     timeout 900 "${peer_launch_words[@]}" -n "$np" "$peer_bin" "${args[@]}" \
       >"$dir/round$r-peer.csv" 2>"$dir/round$r-peer.err" || echo "peer.sh: the peer's run failed ($dir/round$r-peer.err)" >&2
   done
-  bash "$here/report_ab.sh" "$dir" tandem peer "$program, $np PEs on one node: Tandem (A) and $peer_name (B)"
+  bash "$here/report_ab.sh" "$dir" tandem peer "$program, $np PEs $placement: Tandem (A) and $peer_name (B)"
   # The largest size of each metric, for the summary.
   awk -v np="$np" '{ if (!($1 in big) || $2 + 0 >= big[$1] + 0) { big[$1] = $2; line[$1] = $0 } }
     END { for (m in line) { split(line[m], f, " "); r = f[3] > 0 ? sprintf("%.3f", f[4] / f[3]) : "-"

@@ -65,10 +65,11 @@ static inline void perf_find_partners(void* sym, int* inter, int* intra) {
 /* Sections where only PE 0 works.  Meanwhile the other PEs wait without using their cores
  * (they test a flag and sleep 50 us between tests), so that PE 0 runs as the single-process
  * references do: on these machines a busy process on the other core (a PE spinning in a
- * barrier, say) slows PE 0's copies down.  With PERF_SOLO_POLL=1 (perf/run.sh -I) they test
- * without sleeping instead, as the passive side of the network references polls its
+ * barrier, say) slows PE 0's copies down.  With PERF_SOLO_POLL=1 (perf/run.sh -I) they block
+ * in shmem_wait_until instead, as the passive side of the network references polls its
  * completion queue: across nodes a manual-progress network moves PE 0's gets and quiets
- * only when the target calls into the library.  Usage, on every PE:
+ * only when the target calls into the library, and some implementations (Open MPI's OSHMEM
+ * over UCX) drive progress in a wait but not in a test.  Usage, on every PE:
  *   shmem_barrier_all(); if (me == 0) { timed loop } perf_solo_done(me); */
 static long long perf_solo_flag; /* symmetric: PE 0 releases the others through it */
 static long long perf_solo_epoch;
@@ -80,10 +81,12 @@ static inline void perf_solo_done(int me) {
     shmem_quiet();
   } else {
     const char* poll = getenv("PERF_SOLO_POLL");
-    const int nap_ns = poll && strcmp(poll, "1") == 0 ? 0 : 50000;
-    const struct timespec nap = {0, nap_ns};
-    while (!shmem_longlong_test(&perf_solo_flag, SHMEM_CMP_GE, perf_solo_epoch))
-      if (nap_ns) nanosleep(&nap, NULL);
+    if (poll && strcmp(poll, "1") == 0) {
+      shmem_longlong_wait_until(&perf_solo_flag, SHMEM_CMP_GE, perf_solo_epoch);
+      return;
+    }
+    const struct timespec nap = {0, 50000};
+    while (!shmem_longlong_test(&perf_solo_flag, SHMEM_CMP_GE, perf_solo_epoch)) nanosleep(&nap, NULL);
   }
 }
 

@@ -71,10 +71,15 @@ static void progress(struct side* s) {
 /* Writes `len` bytes at `offset` of the peer's buffer. */
 static void put(struct side* s, const void* src, size_t len, uint64_t offset) {
   const uint64_t addr = (s->virt_addr ? s->remote.base : 0) + offset;
+  /* fi_writemsg, as Tandem posts: fi_inject_write would drop the endpoint's
+   * FI_DELIVERY_COMPLETE and count the write done once it is sent. */
+  struct iovec iov = {(void*)src, len};
+  struct fi_rma_iov rma = {addr, len, s->remote.key};
+  struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = s->peer, .rma_iov = &rma, .rma_iov_count = 1};
+  const uint64_t flags = (s->delivery_complete ? FI_DELIVERY_COMPLETE : 0) | (len <= s->inject ? FI_INJECT : 0);
   ssize_t rc;
   do {
-    rc = len <= s->inject ? fi_inject_write(s->ep, src, len, s->peer, addr, s->remote.key)
-                          : fi_write(s->ep, src, len, NULL, s->peer, addr, s->remote.key, NULL);
+    rc = fi_writemsg(s->ep, &msg, flags);
     if (rc == -FI_EAGAIN) progress(s);
   } while (rc == -FI_EAGAIN);
   if (rc) {

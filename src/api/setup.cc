@@ -209,7 +209,9 @@ void runtime_init(const char* call, int requested_threads) {
     if (network)
       printf("  network: libfabric provider %s (%s); atomics: %s; progress thread %s\n",
              network->provider().c_str(),
-             network->ordered() ? "ordered writes, quiet reads back" : "delivery-complete writes",
+             network->order() == ofi::Transport::Order::All   ? "ordered writes, quiet reads back"
+             : network->order() == ofi::Transport::Order::Rma ? "ordered writes, quiet reads back, delivery-complete atomics"
+                                                              : "delivery-complete writes",
              atomic_paths(*network).c_str(),
              !progress_thread().running() ? "off"
              : progress_thread().watchdog() ? "a watchdog (no core without a PE: it helps a PE that stops driving progress)"

@@ -50,9 +50,9 @@ class Scheduler {
   // it.  An nbi one whose data is held back holds its signal back behind it.
   void put_signal(const char* call, const Op& data, const Target& signal, uint64_t value, bool add, bool nbi);
   // Whether a put-with-signal to `remote` costs no more than the put: a node peer's signal
-  // follows the copy, and a network that keeps writes in order posts it right behind the
+  // follows the copy, and a network that keeps atomics behind writes posts it right behind the
   // data (otherwise the signal waits for the data's completion).
-  bool signal_rides(const Target& remote) const { return remote.mapped || !network_ || network_->ordered(); }
+  bool signal_rides(const Target& remote) const { return remote.mapped || !network_ || network_->order() == ofi::Transport::Order::All; }
   // A notified put or get (`data`), then its notification with `tag` to the PE whose memory
   // it touched, published once the data landed there (put) or was read (get).  Blocking:
   // returns as submit() does.  An nbi one whose copy is held holds its notification behind

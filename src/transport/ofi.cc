@@ -60,12 +60,10 @@ void Transport::open(const char* call, const std::string& provider, char* const 
     ::close(fd);
   }
   // The provider: the one named, else libfabric's first choice among those with everything
-  // Tandem needs.  With it, prefer keeping writes, atomics and reads to one target in order:
-  // then puts complete locally and quiet reads back from each PE written to since the last
-  // quiet (the read cannot pass the writes).  Otherwise every write is delivery-complete.
-  // Messages carry software atomics; in the ordered mode they must not pass earlier writes
-  // either (a fence orders puts before atomics).
-  auto query = [&](const std::string& name, bool ordered) {
+  // Tandem needs.  With it, the strongest order it grants (see Order).  Messages carry
+  // software atomics; with Order All they must not pass earlier writes either (a fence
+  // orders puts before atomics).
+  auto query = [&](const std::string& name, Order order) {
     fi_info* hints = fi_allocinfo();
     if (!hints) fatal(call, "libfabric: out of memory");
     hints->caps = FI_RMA | FI_ATOMIC | FI_MSG | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE |
@@ -75,7 +73,8 @@ void Transport::open(const char* call, const std::string& provider, char* const 
     hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
     hints->domain_attr->threading = FI_THREAD_DOMAIN;  // Transport serialises its calls itself
     hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;  // every wait drives progress
-    if (ordered) hints->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAW;
+    if (order == Order::All) hints->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAW;
+    else if (order == Order::Rma) hints->tx_attr->msg_order = FI_ORDER_RMA_RAW | FI_ORDER_RMA_WAW;
     else hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
     if (!name.empty()) hints->fabric_attr->prov_name = strdup(name.c_str());
     fi_info* found = nullptr;
@@ -89,7 +88,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   };
   std::string name = provider;
   if (name.empty()) {
-    auto [first, rc] = query("", false);
+    auto [first, rc] = query("", Order::None);
     if (!first)
       fatal(call,
             "libfabric finds no provider with reliable endpoints, RMA, atomics, messages and delivery-complete "
@@ -98,14 +97,14 @@ void Transport::open(const char* call, const std::string& provider, char* const 
     name = first->fabric_attr->prov_name;
     fi_freeinfo(first);
   }
-  for (bool ordered : {true, false}) {
-    auto [found, rc] = query(name, ordered);
+  for (Order order : {Order::All, Order::Rma, Order::None}) {
+    auto [found, rc] = query(name, order);
     if (found) {
       info_ = found;
-      ordered_ = ordered;
+      order_ = order;
       break;
     }
-    if (!ordered) {
+    if (order == Order::None) {
       fatal(call,
             "the libfabric provider %s lacks reliable endpoints, RMA, atomics, messages or ordered or "
             "delivery-complete writes (%s); tandem_info lists the providers, TANDEM_OFI_PROVIDER picks one",
@@ -212,6 +211,7 @@ void Transport::connect(const char* call, const std::vector<std::string>& cards,
   peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
   dirty_flag_.assign(cards.size(), 0);
   peer_epoch_.assign(cards.size(), 0);
+  confirm_sink_.assign(cards.size(), 0);
   probes_.reset(new Probe[cards.size()]);
   probe_count_ = cards.size();
   peer_segment_.assign(cards.size() * kSegments, PeerSegment{0, 0});
@@ -300,7 +300,7 @@ void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi
 }
 
 void Transport::write_message(const char* call, int pe, int segment, uint64_t offset, const void* source,
-                              size_t bytes, void* context, const uint64_t* data) {
+                              size_t bytes, void* context, const uint64_t* data, bool landed) {
   iovec iov{const_cast<void*>(source), bytes};
   fi_rma_iov rma;
   fi_msg_rma msg;
@@ -308,7 +308,7 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   // Flags replace the endpoint's op_flags: ask for delivery-complete again where quiet
   // counts on it, also for an injected write (fi_inject_write would count it done once it
   // is sent, with tcp once it is in the socket, so quiet could return before it landed).
-  uint64_t flags = ordered_ ? 0 : FI_DELIVERY_COMPLETE;
+  uint64_t flags = order_ == Order::None || landed ? FI_DELIVERY_COMPLETE : 0;
   if (context) flags |= FI_COMPLETION;
   if (data) {
     flags |= FI_REMOTE_CQ_DATA;
@@ -366,7 +366,7 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
       return fi_compare_atomic(ep_, buffer, 1, nullptr, compare, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
     if (result)
       return fi_fetch_atomic(ep_, buffer, 1, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
-    return fi_inject_atomic(ep_, buffer, 1, peer, address, key, ftype, fop);
+    return write_atomic(peer, buffer, 1, address, key, ftype, fop, FI_INJECT);
   });
   if (result) wait_reads(call);
 }
@@ -394,20 +394,48 @@ void Transport::atomic_array(const char* call, int pe, int segment, uint64_t off
     const size_t chunk = count - done < most ? count - done : most;
     writes_issued_.fetch_add(1, std::memory_order_acq_rel);
     post(call, "an atomic on", pe, backoff, [&] {
-      return fi_atomic(ep_, bytes + done * size, chunk, nullptr, peer, address + done * size, key,
-                       kTypes[static_cast<int>(type)], kOps[static_cast<int>(op)], nullptr);
+      return write_atomic(peer, bytes + done * size, chunk, address + done * size, key, kTypes[static_cast<int>(type)],
+                          kOps[static_cast<int>(op)], 0);
     });
     done += chunk;
   }
 }
 
+ssize_t Transport::write_atomic(uint64_t peer, const void* operands, size_t count, uint64_t address, uint64_t key,
+                                int datatype, int op, uint64_t flags) {
+  fi_ioc operand{const_cast<void*>(operands), count};
+  fi_rma_ioc target{address, count, key};
+  fi_msg_atomic msg{};
+  msg.msg_iov = &operand;
+  msg.iov_count = 1;
+  msg.addr = peer;
+  msg.rma_iov = &target;
+  msg.rma_iov_count = 1;
+  msg.datatype = static_cast<fi_datatype>(datatype);
+  msg.op = static_cast<fi_op>(op);
+  // Counted done once landed, unless the read-back of quiet follows it (Order All).
+  if (order_ != Order::All) flags |= FI_DELIVERY_COMPLETE;
+  return fi_atomicmsg(ep_, &msg, flags);
+}
+
 void Transport::mark_written(int pe) {
-  if (!ordered_ || __atomic_load_n(&dirty_flag_[static_cast<size_t>(pe)], __ATOMIC_RELAXED)) return;
+  if (order_ == Order::None || __atomic_load_n(&dirty_flag_[static_cast<size_t>(pe)], __ATOMIC_RELAXED)) return;
   std::lock_guard<std::mutex> lock(dirty_mutex_);
   if (dirty_flag_[static_cast<size_t>(pe)]) return;
   // Atomic, as the unlocked look above reads it while other threads' writes may be going on.
   __atomic_store_n(&dirty_flag_[static_cast<size_t>(pe)], 1, __ATOMIC_RELAXED);
   dirty_.push_back(pe);
+  dirty_count_.store(dirty_.size(), std::memory_order_relaxed);
+}
+
+std::vector<int> Transport::take_written() {
+  std::vector<int> written;
+  if (dirty_count_.load(std::memory_order_relaxed) == 0) return written;
+  std::lock_guard<std::mutex> lock(dirty_mutex_);
+  written.swap(dirty_);
+  dirty_count_.store(0, std::memory_order_relaxed);
+  for (int pe : written) __atomic_store_n(&dirty_flag_[static_cast<size_t>(pe)], 0, __ATOMIC_RELAXED);
+  return written;
 }
 
 }  // namespace tandem::ofi

@@ -3,8 +3,11 @@
 // bases are exchanged at init, so an operation costs a table index beyond the libfabric call.
 // Completion is counted: one counter for writes (puts, non-fetching atomics), one for reads
 // (gets, fetching atomics).  With a provider that orders writes and reads to one target,
-// quiet reads back from each PE written to (the read cannot pass the writes); otherwise
-// writes are delivery-complete and a counted write means "landed".
+// puts complete locally and quiet reads back from each PE written to (the read cannot pass
+// the writes); otherwise writes are delivery-complete and a counted write means "landed".
+// Where the order covers RMA alone (tcp;ofi_rxm with atomics), atomics and the writes that a
+// signal or notification message must follow are delivery-complete, and fence waits as quiet
+// does (see Order).
 // Atomics on a type the provider lacks an operation for (or on every type, when asked) take
 // a software path instead: a request message that the target's progress serves with a CPU
 // atomic and answers; see atomic().
@@ -70,9 +73,18 @@ class Transport {
   void close();
   bool is_open() const { return ep_ != nullptr; }
   const std::string& provider() const { return provider_; }
-  // true: the provider orders writes and reads per target and quiet reads back; false:
-  // writes are delivery-complete.
-  bool ordered() const { return ordered_; }
+  // How operations to one target stay in order, the first of these the provider grants:
+  //   All: writes, reads, atomics and messages (FI_ORDER_RAW|WAW|SAW).  Puts and atomics
+  //        complete locally; quiet reads back from each PE written to; fence costs nothing.
+  //   Rma: RMA writes and reads among themselves (FI_ORDER_RMA_RAW|RMA_WAW).  Puts complete
+  //        locally and quiet reads back, which spares the target an acknowledgement per put
+  //        (with tcp, a system call on the path of every answer); atomics, and the data
+  //        writes that a signal or a notification message follows, are delivery-complete;
+  //        fence reads back and waits, as quiet does, since atomics and messages may pass
+  //        writes.
+  //   None: every write and atomic is delivery-complete, and a counted write has landed.
+  enum class Order : uint8_t { All, Rma, None };
+  Order order() const { return order_; }
 
   // Starts a write of `bytes` from `source` to (pe, segment, offset).  When it returns the
   // source may be reused if `bytes` <= inject size; otherwise only after quiet().
@@ -300,8 +312,22 @@ class Transport {
   // Posts one write (no larger than the provider's largest message), counted; no flush, no
   // coalescing.  With a completion to the CQ for `context` (progress() hands it on) when
   // given, else injected when small enough; carrying `*data` as remote CQ data when given.
+  // `landed`: its completion must mean the data has landed, whatever the order_.
   void write_message(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
-                     void* context, const uint64_t* data = nullptr);
+                     void* context, const uint64_t* data = nullptr, bool landed = false);
+  // Reads a word back from every PE written to since the last read-back, and waits for the
+  // reads: with Order All or Rma, the writes before them have then landed.
+  void read_back(const char* call);
+  // The PEs written to since the last read-back, now clean.
+  std::vector<int> take_written();
+  // For the network timeout: a read from every PE written to since the last read-back, not
+  // waited for.  The writes to a PE that answers it have landed (the next quiet waits for
+  // it); a PE that does not is named by the timeout.
+  void confirm_writes(const char* call);
+  // Posts a non-fetching atomic on `count` elements (libfabric's fi_datatype and fi_op) with
+  // `flags`, delivery-complete unless the order is All; returns what libfabric returned.
+  ssize_t write_atomic(uint64_t peer, const void* operands, size_t count, uint64_t address, uint64_t key, int datatype,
+                       int op, uint64_t flags);
   // How many messages of at most the provider's largest size carry `bytes` (max_message_
   // may be SIZE_MAX), and each one's (offset, length) in turn.
   size_t pieces(size_t bytes) const { return bytes / max_message_ + (bytes % max_message_ != 0); }
@@ -378,9 +404,11 @@ class Transport {
   // progress thread share the endpoint, and the provider is asked for FI_THREAD_DOMAIN.
   SpinLock mutex_;
   int wait_fd_ = -1;           // the CQ's wait object, for the progress thread; -1: none
-  bool ordered_ = false;       // writes, atomics and reads to one target stay in order
+  Order order_ = Order::None;
   std::mutex dirty_mutex_;
-  std::vector<int> dirty_;     // PEs written to since the last quiet (ordered mode)
+  std::vector<int> dirty_;     // PEs written to since the last read-back (Order All, Rma)
+  std::atomic<size_t> dirty_count_{0};  // dirty_.size(), for a look without the lock
+  std::vector<uint64_t> confirm_sink_;  // per PE: where confirm_writes() reads to
   std::vector<uint8_t> dirty_flag_;
   int wake_pipe_[2] = {-1, -1};
   // A thread sleeps in wait_for_activity() with `busy`.  Set before it asks busy() for the

@@ -216,8 +216,19 @@ void Transport::order_writes(const char* call) {
   flush(call);
   wait_signals(call);
   progress();  // at least one turn, as in quiet()
-  if (!ordered_) wait_writes(call);
+  // With Order All nothing can pass the writes; with Rma atomics and messages can, so the
+  // writes must land first.
+  if (order_ == Order::Rma) read_back(call);
+  if (order_ != Order::All) wait_writes(call);
   wait_software(call);
+}
+
+void Transport::read_back(const char* call) {
+  const std::vector<int> written = take_written();
+  if (written.empty()) return;
+  std::vector<uint64_t> sink(written.size());  // the reads' destination, until they complete
+  for (size_t i = 0; i < written.size(); ++i) get(call, written[i], 0, 0, &sink[i], sizeof(uint64_t));
+  wait_reads(call);
 }
 
 void Transport::quiet(const char* call) {
@@ -226,21 +237,7 @@ void Transport::quiet(const char* call) {
   // At least one turn of progress, also when nothing is outstanding: a program may poll
   // memory with quiet in a loop and rely on it for the operations that target this PE.
   progress();
-  // The reads' destination: it must outlive the reads, which complete in wait_reads() below.
-  std::vector<uint64_t> sink;
-  if (ordered_) {
-    // A read from every PE written since the last quiet: it completes only after the writes
-    // before it have landed there.
-    std::vector<int> written;
-    {
-      std::lock_guard<std::mutex> lock(dirty_mutex_);
-      written.swap(dirty_);
-      for (int pe : written) __atomic_store_n(&dirty_flag_[static_cast<size_t>(pe)], 0, __ATOMIC_RELAXED);
-    }
-    sink.resize(written.size());
-    for (size_t i = 0; i < written.size(); ++i)
-      get(call, written[i], 0, 0, &sink[i], sizeof(uint64_t));
-  }
+  if (order_ != Order::None) read_back(call);
   wait_writes(call);
   wait_reads(call);
   wait_software(call);

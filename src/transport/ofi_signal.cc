@@ -1,10 +1,10 @@
 // Non-blocking put-with-signal to a PE on another node (Transport::put_signal_nbi), and
 // notified access (put_notify, get_notify_nbi, notify).
 //
-// The signal must not arrive before the data.  With ordered writes the provider keeps them in
-// order: the data's writes, then the signal's atomic, posted at once.  With delivery-complete
-// writes, the data goes as writes with a completion each (context: a PendingSignal), and the
-// signal is posted by the progress that sees the last of them complete: the PE goes on at
+// The signal must not arrive before the data.  Where the provider keeps atomics behind writes
+// (Order All): the data's writes, then the signal's atomic, posted at once.  Otherwise the
+// data goes as delivery-complete writes with a completion each (context: a PendingSignal),
+// and the signal is posted by the progress that sees the last of them land: the PE goes on at
 // once, and quiet and fence wait until every pending signal has been posted.
 //
 // A notification rides on a write as its remote CQ data, which the target's CQ reports only
@@ -29,7 +29,7 @@ struct Transport::PendingSignal {
 void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                size_t bytes, int signal_segment, uint64_t signal_offset, uint64_t value, bool add) {
   const AtomicOp op = add ? AtomicOp::Sum : AtomicOp::Write;
-  if (ordered_ || bytes == 0) {
+  if (order_ == Order::All || bytes == 0) {
     put(call, pe, segment, offset, source, bytes);
     atomic(call, pe, signal_segment, signal_offset, op, AtomicType::UInt64, &value, nullptr, nullptr);
     return;
@@ -44,7 +44,8 @@ void Transport::write_then(const char* call, int pe, int segment, uint64_t offse
   pending->pieces = pieces(bytes);
   signals_pending_.fetch_add(1);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
-    write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, pending);
+    write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, pending, nullptr,
+                  true);
   });
 }
 
@@ -79,9 +80,9 @@ void Transport::post_ready_signals() {
 void Transport::put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source,
                            size_t bytes, uint64_t data) {
   if (!notify_by_data_ && bytes > 0) {
-    // A message after the data: behind its writes where the provider orders them, else
-    // sent by the progress that sees the last of them complete.
-    if (ordered_) {
+    // A message after the data: behind its writes where the provider orders messages after
+    // writes, else sent by the progress that sees the last of them land.
+    if (order_ == Order::All) {
       put(call, pe, segment, offset, source, bytes);
       return notify(call, pe, data);
     }
@@ -91,11 +92,11 @@ void Transport::put_notify(const char* call, int pe, int segment, uint64_t offse
   mark_written(pe);
   const char* from = static_cast<const char*>(source);
   if (bytes > max_message_) {
-    // The pieces before the last land first: ordered providers keep them in order, otherwise
-    // they are waited for.
+    // The pieces before the last land first: ordered providers keep writes in order,
+    // otherwise they are waited for.
     const size_t last = (bytes - 1) % max_message_ + 1;
     put(call, pe, segment, offset, from, bytes - last);
-    if (!ordered_) wait_writes(call);
+    if (order_ == Order::None) wait_writes(call);
     from += bytes - last;
     offset += bytes - last;
     bytes = last;
