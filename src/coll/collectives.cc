@@ -43,6 +43,7 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
   if (bytes > 0) locate(call, "dest", dest, bytes, rt().my_pe);  // symmetric, whole
+  if (bytes > 0 && g.box_broadcast(dest, source, bytes, root, to_root)) return;
   if (char* bank = bytes > 0 ? g.bank(bytes) : nullptr) {
     // Small: the root pushes into every bank (its own place there), one sync.
     push_and_sync(g, bank, bytes, source, 0, g.rank() == root);

@@ -11,7 +11,9 @@
 //
 // Small collectives on a team (the whole team's data fits a bank, Group::bank) push
 // instead: each PE writes its part into every PE's bank, then one sync, then each PE reads
-// its own bank.  One sync instead of two; dest is still written only by its owner.
+// its own bank.  One sync instead of two; dest is still written only by its owner.  A small
+// broadcast on a team within one node needs no sync at all: the root writes into each PE's
+// box and only waits for a PE that is two broadcasts behind (Group::box_broadcast).
 //
 // Large reductions are the exception to both (reduce_sliced): each PE folds one slice and
 // writes the result into that slice of every PE's dest, between the same two syncs.

@@ -24,8 +24,13 @@ struct alignas(64) Slot {
   uint64_t counters[tandem_team::kRounds];
   uint64_t exchange;
   alignas(64) char banks[2][Group::kBank];
+  struct alignas(64) Box {
+    uint64_t stamp;  // the broadcast (team's box_calls) whose data the box holds
+    alignas(64) char data[Group::kBox];
+  } boxes[Group::kBoxes];
+  alignas(64) uint64_t box_done;  // the last broadcast this PE finished with (box_calls)
 };
-static_assert(sizeof(Slot) == 1344, "TANDEM_TEAMS in the configuration table gives this size");
+static_assert(sizeof(Slot) == 36224, "TANDEM_TEAMS in the configuration table gives this size");
 
 Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
 SlotSet used_slots;    // those of the teams this PE is in
@@ -42,6 +47,15 @@ void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_te
   team.config = config ? *config : shmem_team_config_t{};
   team.epoch = 0;
   team.bank_calls = 0;
+  team.box_calls = 0;
+  team.box_read.assign(team.pes.size(), 0);
+  // The boxes count from 0 again; no PE looks at them before the split's last sync (at
+  // init the heap is zero already, and a faster peer may already be writing into them).
+  if (!fresh) {
+    Slot& s = area[slot];
+    for (Slot::Box& box : s.boxes) __atomic_store_n(&box.stamp, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s.box_done, 0, __ATOMIC_RELAXED);
+  }
   // Otherwise counters only grow, and this PE is in no other team of this slot (no peer
   // counts on it before the split's last sync): what they hold now is the base this team's
   // barriers count from.
@@ -256,6 +270,35 @@ std::vector<int> Group::free_everywhere(const SlotSet& used, size_t count, const
 char* Group::bank(size_t bytes_per_rank) {
   if (!team_ || bytes_per_rank * static_cast<size_t>(size_) > kBank) return nullptr;
   return area[team_->slot].banks[team_->bank_calls++ & 1];
+}
+
+bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
+  if (!team_ || bytes > kBox || size_ == 1 || !on_one_node()) return false;
+  tandem_team& t = *team_;
+  const uint64_t now = ++t.box_calls;
+  Slot& slot = area[t.slot];
+  Slot::Box& mine = slot.boxes[now % kBoxes];
+  if (rank_ == root) {
+    for (int r = 0; r < size_; ++r) {
+      if (r == rank_) continue;
+      const int pe = t.pes[static_cast<size_t>(r)];
+      // The box's previous broadcast was now - kBoxes: the PE must be done with it.
+      uint64_t& seen = t.box_read[static_cast<size_t>(r)];
+      if (seen + kBoxes < now) {
+        const auto* done = reinterpret_cast<const uint64_t*>(locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe).mapped);
+        wait_until_ready(call_, [&] { return (seen = __atomic_load_n(done, __ATOMIC_ACQUIRE)) + kBoxes >= now; });
+      }
+      auto* box = reinterpret_cast<Slot::Box*>(locate(call_, "broadcast box", &mine, sizeof(Slot::Box), pe).mapped);
+      memcpy(box->data, source, bytes);
+      __atomic_store_n(&box->stamp, now, __ATOMIC_RELEASE);
+    }
+    if (to_root && dest != source) memcpy(dest, source, bytes);
+  } else {
+    wait_until_ready(call_, [&] { return __atomic_load_n(&mine.stamp, __ATOMIC_ACQUIRE) == now; });
+    memcpy(dest, mine.data, bytes);
+  }
+  __atomic_store_n(&slot.box_done, now, __ATOMIC_RELEASE);
+  return true;
 }
 
 void Group::finish() {

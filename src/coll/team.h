@@ -34,6 +34,8 @@ struct tandem_team {
   shmem_team_config_t config{};
   uint64_t epoch = 0;        // barriers so far
   uint64_t bank_calls = 0;   // collectives that used the slot's banks (Group::bank)
+  uint64_t box_calls = 0;    // broadcasts through the slot's boxes (Group::box_broadcast)
+  std::vector<uint64_t> box_read;  // rank -> the box_calls that rank was last seen done with
   uint64_t base[kRounds] = {};
 
   int size() const { return static_cast<int>(pes.size()); }
@@ -109,6 +111,16 @@ class Group {
   // nullptr (an active set, or more than kBank bytes for the whole team).
   static constexpr size_t kBank = 512;
   char* bank(size_t bytes_per_rank);
+  // A small broadcast on a team whose PEs share this node, with no sync: the root copies the
+  // data into every other PE's box and stamps it with the team's broadcast count; each PE
+  // waits for the stamp in its own box, copies the data out and counts the broadcast done
+  // in its own memory.  The broadcasts take the kBoxes boxes of the slot in turn, so the root
+  // runs at most kBoxes broadcasts ahead: before it writes a box it waits until the PE has
+  // finished with that box's previous broadcast.  Returns false, doing nothing, where it does not apply
+  // (an active set other than all PEs, more than kBox bytes, PEs on other nodes).
+  static constexpr size_t kBox = 1024;
+  static constexpr uint64_t kBoxes = 32;
+  bool box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);
   // After the collective's last sync: what the group lent from pSync is given back.
   void finish();
   const char* call() const { return call_; }

@@ -195,6 +195,28 @@ static void run(shmem_team_t team, const char *name) {
     shmem_long_broadcast(team, &dst[1], &src[1], 1, (int)(round % n));
     CHECK(dst[1] == round, "%s: round %ld: broadcast %ld", name, round, dst[1]);
   }
+
+  /* Broadcasts back to back with nothing in between, the same root for 100 rounds running,
+   * sizes on both sides of the library's 1 KiB boxes: the root runs ahead of a PE that
+   * sleeps (further than the library's 32 boxes), and spoils its source as soon as the call
+   * returns. */
+  for (long round = 0; round < 400; ++round) {
+    const size_t count = round % 100 == 99 ? 200 : 1 + (size_t)(round % 128);
+    const int root = (int)((round / 100) % n);
+    for (size_t i = 0; i < count; ++i) src[i] = round * 1000 + (long)i + rank, dst[i] = -1;
+    if (rank == (root + 1) % n && round % 100 == 10) usleep(20000);
+    shmem_long_broadcast(team, dst, src, count, root);
+    for (size_t i = 0; i < count; ++i) src[i] = -7;
+    int bad = 0;
+    for (size_t i = 0; i < count; ++i) bad += dst[i] != round * 1000 + (long)i + root;
+    CHECK(bad == 0, "%s: back-to-back broadcast %ld of %zu from rank %d: %d wrong", name, round, count, root, bad);
+  }
+  /* In place on the root. */
+  for (int root = 0; root < n; ++root) {
+    dst[0] = rank == root ? 4242 + root : -1;
+    shmem_long_broadcast(team, dst, dst, 1, root);
+    CHECK(dst[0] == 4242 + root, "%s: in-place broadcast from rank %d: %ld", name, root, dst[0]);
+  }
 }
 
 int main(void) {
@@ -207,6 +229,20 @@ int main(void) {
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, NULL, 0, &evens);
   if (me % 2 == 0) run(evens, "evens");
   shmem_team_destroy(evens);
+  /* Teams made and destroyed in turn take the same slot of the team area: each new team's
+   * broadcasts start from a clean state, whatever the last one left there. */
+  for (long k = 0; k < 6; ++k) {
+    shmem_team_t all;
+    shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &all);
+    for (long b = 0; b < 3 + k; ++b) {
+      src[0] = k * 100 + b + me;
+      dst[0] = -1;
+      const int root = (int)((k + b) % npes);
+      shmem_long_broadcast(all, dst, src, 1, root);
+      CHECK(dst[0] == k * 100 + b + root, "team %ld, broadcast %ld: %ld", k, b, dst[0]);
+    }
+    shmem_team_destroy(all);
+  }
   shmem_barrier_all();
   shmem_free(dst);
   shmem_free(src);
