@@ -209,8 +209,8 @@ void runtime_init(const char* call, int requested_threads) {
     if (network)
       printf("  network: libfabric provider %s (%s); atomics: %s; progress thread %s\n",
              network->provider().c_str(),
-             network->order() == ofi::Transport::Order::All   ? "ordered writes, quiet reads back"
-             : network->order() == ofi::Transport::Order::Rma ? "ordered writes, quiet reads back, delivery-complete atomics"
+             network->order() == ofi::Transport::Order::All   ? "ordered writes, quiet confirms them"
+             : network->order() == ofi::Transport::Order::Rma ? "ordered writes, quiet confirms them, delivery-complete atomics"
                                                               : "delivery-complete writes",
              atomic_paths(*network).c_str(),
              !progress_thread().running() ? "off"

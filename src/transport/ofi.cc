@@ -209,9 +209,8 @@ std::string Transport::card() const {
 void Transport::connect(const char* call, const std::vector<std::string>& cards, int my_pe) {
   my_pe_ = my_pe;
   peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
-  dirty_flag_.assign(cards.size(), 0);
+  write_state_.assign(cards.size(), 0);
   peer_epoch_.assign(cards.size(), 0);
-  confirm_sink_.assign(cards.size(), 0);
   probes_.reset(new Probe[cards.size()]);
   probe_count_ = cards.size();
   peer_segment_.assign(cards.size() * kSegments, PeerSegment{0, 0});
@@ -274,7 +273,6 @@ uint64_t Transport::remote_address(int pe, int segment, uint64_t offset) const {
 
 void Transport::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                     bool coalesce) {
-  mark_written(pe);
   if (coalesce && coalesce_ && bytes <= kCoalescedPutMax) {
     if (absorb(call, pe, segment, offset, source, bytes)) return;
   } else {
@@ -308,6 +306,10 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   // Flags replace the endpoint's op_flags: ask for delivery-complete again where quiet
   // counts on it, also for an injected write (fi_inject_write would count it done once it
   // is sent, with tcp once it is in the socket, so quiet could return before it landed).
+  // With Order All or Rma, the first write to a PE since the last confirm_writes() is
+  // delivery-complete too: when it stays the only one, as with a put and a quiet, its own
+  // acknowledgement completes it and quiet sends that PE nothing more.
+  if (order_ != Order::None && !landed) landed = first_write(pe);
   uint64_t flags = order_ == Order::None || landed ? FI_DELIVERY_COMPLETE : 0;
   if (context) flags |= FI_COMPLETION;
   if (data) {
@@ -359,7 +361,7 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
   uint64_t scratch = 0;  // FI_ATOMIC_READ ignores its operand but wants a buffer
   const void* buffer = operand ? operand : &scratch;
   Backoff backoff = Backoff::without_progress();
-  if (!result) mark_written(pe);
+  if (!result && order_ == Order::All) mark_unconfirmed(pe);
   (result ? reads_issued_ : writes_issued_).fetch_add(1, std::memory_order_acq_rel);
   post(call, "an atomic on", pe, backoff, [&] {
     if (op == AtomicOp::CompareSwap)
@@ -385,7 +387,7 @@ void Transport::atomic_array(const char* call, int pe, int segment, uint64_t off
     return;
   }
   flush(call);
-  mark_written(pe);
+  if (order_ == Order::All) mark_unconfirmed(pe);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   const uint64_t address = remote_address(pe, segment, offset);
@@ -413,29 +415,43 @@ ssize_t Transport::write_atomic(uint64_t peer, const void* operands, size_t coun
   msg.rma_iov_count = 1;
   msg.datatype = static_cast<fi_datatype>(datatype);
   msg.op = static_cast<fi_op>(op);
-  // Counted done once landed, unless the read-back of quiet follows it (Order All).
+  // Counted done once landed, unless quiet's confirming write follows it (Order All).
   if (order_ != Order::All) flags |= FI_DELIVERY_COMPLETE;
   return fi_atomicmsg(ep_, &msg, flags);
 }
 
-void Transport::mark_written(int pe) {
-  if (order_ == Order::None || __atomic_load_n(&dirty_flag_[static_cast<size_t>(pe)], __ATOMIC_RELAXED)) return;
-  std::lock_guard<std::mutex> lock(dirty_mutex_);
-  if (dirty_flag_[static_cast<size_t>(pe)]) return;
-  // Atomic, as the unlocked look above reads it while other threads' writes may be going on.
-  __atomic_store_n(&dirty_flag_[static_cast<size_t>(pe)], 1, __ATOMIC_RELAXED);
-  dirty_.push_back(pe);
-  dirty_count_.store(dirty_.size(), std::memory_order_relaxed);
+bool Transport::first_write(int pe) {
+  uint8_t* state = &write_state_[static_cast<size_t>(pe)];
+  // Atomic loads and stores, as the unlocked look reads it while other threads write.
+  if (__atomic_load_n(state, __ATOMIC_RELAXED) == kUnconfirmed) return false;
+  std::lock_guard<std::mutex> lock(written_mutex_);
+  const uint8_t was = *state;
+  if (was == kClean) written_.push_back(pe);
+  __atomic_store_n(state, was == kClean ? kLanding : kUnconfirmed, __ATOMIC_RELAXED);
+  if (was == kLanding) unconfirmed_.fetch_add(1, std::memory_order_relaxed);
+  return was == kClean;
 }
 
-std::vector<int> Transport::take_written() {
-  std::vector<int> written;
-  if (dirty_count_.load(std::memory_order_relaxed) == 0) return written;
-  std::lock_guard<std::mutex> lock(dirty_mutex_);
-  written.swap(dirty_);
-  dirty_count_.store(0, std::memory_order_relaxed);
-  for (int pe : written) __atomic_store_n(&dirty_flag_[static_cast<size_t>(pe)], 0, __ATOMIC_RELAXED);
-  return written;
+void Transport::mark_unconfirmed(int pe) {
+  uint8_t* state = &write_state_[static_cast<size_t>(pe)];
+  if (__atomic_load_n(state, __ATOMIC_RELAXED) == kUnconfirmed) return;
+  std::lock_guard<std::mutex> lock(written_mutex_);
+  if (*state == kUnconfirmed) return;
+  if (*state == kClean) written_.push_back(pe);
+  __atomic_store_n(state, kUnconfirmed, __ATOMIC_RELAXED);
+  unconfirmed_.fetch_add(1, std::memory_order_relaxed);
+}
+
+std::vector<int> Transport::take_unconfirmed() {
+  std::vector<int> unconfirmed;
+  std::lock_guard<std::mutex> lock(written_mutex_);
+  for (int pe : written_) {
+    if (write_state_[static_cast<size_t>(pe)] == kUnconfirmed) unconfirmed.push_back(pe);
+    __atomic_store_n(&write_state_[static_cast<size_t>(pe)], kClean, __ATOMIC_RELAXED);
+  }
+  written_.clear();
+  unconfirmed_.store(0, std::memory_order_relaxed);
+  return unconfirmed;
 }
 
 }  // namespace tandem::ofi

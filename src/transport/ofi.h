@@ -2,12 +2,12 @@
 // symmetric heap and globals are registered once; every PE's address, keys and segment
 // bases are exchanged at init, so an operation costs a table index beyond the libfabric call.
 // Completion is counted: one counter for writes (puts, non-fetching atomics), one for reads
-// (gets, fetching atomics).  With a provider that orders writes and reads to one target,
-// puts complete locally and quiet reads back from each PE written to (the read cannot pass
-// the writes); otherwise writes are delivery-complete and a counted write means "landed".
-// Where the order covers RMA alone (tcp;ofi_rxm with atomics), atomics and the writes that a
-// signal or notification message must follow are delivery-complete, and fence waits as quiet
-// does (see Order).
+// (gets, fetching atomics).  With a provider that keeps writes to one target in order, puts
+// complete locally and quiet confirms them with an empty delivery-complete write to each PE
+// written to (it cannot pass them); otherwise writes are delivery-complete and a counted
+// write means "landed".  Where the order covers RMA alone (tcp;ofi_rxm with atomics), atomics
+// and the writes that a signal or notification message must follow are delivery-complete,
+// and fence confirms as quiet does (see Order).
 // Atomics on a type the provider lacks an operation for (or on every type, when asked) take
 // a software path instead: a request message that the target's progress serves with a CPU
 // atomic and answers; see atomic().
@@ -75,13 +75,15 @@ class Transport {
   const std::string& provider() const { return provider_; }
   // How operations to one target stay in order, the first of these the provider grants:
   //   All: writes, reads, atomics and messages (FI_ORDER_RAW|WAW|SAW).  Puts and atomics
-  //        complete locally; quiet reads back from each PE written to; fence costs nothing.
+  //        complete locally; quiet confirms (confirm_writes); fence costs nothing.
   //   Rma: RMA writes and reads among themselves (FI_ORDER_RMA_RAW|RMA_WAW).  Puts complete
-  //        locally and quiet reads back, which spares the target an acknowledgement per put
+  //        locally and quiet confirms, which spares the target an acknowledgement per put
   //        (with tcp, a system call on the path of every answer); atomics, and the data
   //        writes that a signal or a notification message follows, are delivery-complete;
-  //        fence reads back and waits, as quiet does, since atomics and messages may pass
+  //        fence confirms and waits, as quiet does, since atomics and messages may pass
   //        writes.
+  //   In both, the first write to a PE after a confirmation is delivery-complete: a put
+  //   followed by quiet then costs one acknowledgement, as without the order.
   //   None: every write and atomic is delivery-complete, and a counted write has landed.
   enum class Order : uint8_t { All, Rma, None };
   Order order() const { return order_; }
@@ -240,7 +242,12 @@ class Transport {
   void count_pe_turn();
   [[noreturn]] void report_error(const char* call, const char* what);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
-  void mark_written(int pe);
+  // Before a write to `pe` that need not be delivery-complete (Order All, Rma): true for the
+  // first since the last confirm_writes(), which is then posted delivery-complete, else
+  // notes the PE unconfirmed.
+  bool first_write(int pe);
+  // After an atomic to `pe` that is not delivery-complete (Order All): unconfirmed.
+  void mark_unconfirmed(int pe);
   // Posts one operation: `issue` (the libfabric call) runs under the lock and is retried,
   // driving progress, while the provider answers -FI_EAGAIN; any other failure ends the PE
   // with "libfabric: <what> PE <pe> failed" (`what`: "a write to", say).
@@ -315,15 +322,13 @@ class Transport {
   // `landed`: its completion must mean the data has landed, whatever the order_.
   void write_message(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                      void* context, const uint64_t* data = nullptr, bool landed = false);
-  // Reads a word back from every PE written to since the last read-back, and waits for the
-  // reads: with Order All or Rma, the writes before them have then landed.
-  void read_back(const char* call);
-  // The PEs written to since the last read-back, now clean.
-  std::vector<int> take_written();
-  // For the network timeout: a read from every PE written to since the last read-back, not
-  // waited for.  The writes to a PE that answers it have landed (the next quiet waits for
-  // it); a PE that does not is named by the timeout.
+  // With Order All or Rma: posts an empty delivery-complete write to every PE with writes
+  // not yet confirmed, behind them, so that once the writes are counted complete
+  // (wait_writes) every earlier one has landed.  The network timeout posts it too, without
+  // waiting: a PE that does not answer it is named.
   void confirm_writes(const char* call);
+  // The PEs that need a confirming write; every PE is clean afterwards.
+  std::vector<int> take_unconfirmed();
   // Posts a non-fetching atomic on `count` elements (libfabric's fi_datatype and fi_op) with
   // `flags`, delivery-complete unless the order is All; returns what libfabric returned.
   ssize_t write_atomic(uint64_t peer, const void* operands, size_t count, uint64_t address, uint64_t key, int datatype,
@@ -405,11 +410,13 @@ class Transport {
   SpinLock mutex_;
   int wait_fd_ = -1;           // the CQ's wait object, for the progress thread; -1: none
   Order order_ = Order::None;
-  std::mutex dirty_mutex_;
-  std::vector<int> dirty_;     // PEs written to since the last read-back (Order All, Rma)
-  std::atomic<size_t> dirty_count_{0};  // dirty_.size(), for a look without the lock
-  std::vector<uint64_t> confirm_sink_;  // per PE: where confirm_writes() reads to
-  std::vector<uint8_t> dirty_flag_;
+  std::mutex written_mutex_;
+  // Per PE since the last confirm_writes() (Order All, Rma): nothing written, only one
+  // delivery-complete write (it confirms itself), or operations that need confirming.
+  static constexpr uint8_t kClean = 0, kLanding = 1, kUnconfirmed = 2;
+  std::vector<int> written_;  // the PEs not clean
+  std::atomic<size_t> unconfirmed_{0};  // how many are kUnconfirmed, for a look without the lock
+  std::vector<uint8_t> write_state_;  // per PE
   int wake_pipe_[2] = {-1, -1};
   // A thread sleeps in wait_for_activity() with `busy`.  Set before it asks busy() for the
   // last time, read after work was added (a write counted as issued, say; both sequentially

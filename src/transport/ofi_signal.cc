@@ -89,7 +89,6 @@ void Transport::put_notify(const char* call, int pe, int segment, uint64_t offse
     return write_then(call, pe, segment, offset, source, bytes, PendingSignal{pe, 0, 0, data, false, 0, true});
   }
   flush(call);
-  mark_written(pe);
   const char* from = static_cast<const char*>(source);
   if (bytes > max_message_) {
     // The pieces before the last land first: ordered providers keep writes in order,
@@ -118,7 +117,6 @@ void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t o
 void Transport::notify(const char* call, int pe, uint64_t data) {
   flush(call);
   if (!notify_by_data_) return send_notification(call, pe, data);
-  mark_written(pe);
   write_message(call, pe, 0, 0, nullptr, 0, nullptr, &data);
 }
 

@@ -9,8 +9,8 @@
 // went to in the current epoch are the candidates.  At half the timeout each candidate gets
 // a probe, a message that its progress answers; at the timeout the candidates whose probe
 // has not been answered are the unreachable ones.  Where puts complete locally (Order All,
-// Rma), the PEs written to but not read back count as outstanding, and at half the timeout
-// each gets the read that quiet would send (confirm_writes).  Only completions of this PE's own
+// Rma), the PEs written to but not confirmed count as outstanding, and at half the timeout
+// each gets the delivery-complete write that quiet would send (confirm_writes).  Only completions of this PE's own
 // operations count as progress, not probes, their answers or others' operations arriving.  A retry of a busy provider knows its
 // target and names it directly.
 #include <rdma/fabric.h>
@@ -69,9 +69,9 @@ void Transport::watch_outstanding(const char* call) {
   thread_local StallWatch stall;
   thread_local unsigned turns = 0;
   if (++turns % kOutstandingLookTurns != 0) return;
-  // Writes that completed locally but were not read back yet (Order All, Rma) are
+  // Writes that completed locally but were not confirmed yet (Order All, Rma) are
   // outstanding too: the data may still sit in a socket to a stopped PE.
-  const bool unconfirmed = dirty_count_.load(std::memory_order_relaxed) > 0;
+  const bool unconfirmed = unconfirmed_.load(std::memory_order_relaxed) > 0;
   if (!unconfirmed && (!maybe_in_flight() || !in_flight())) {
     stall = StallWatch{};
     return;
@@ -79,9 +79,6 @@ void Transport::watch_outstanding(const char* call) {
   check_stall(call, stall, -1);
 }
 
-void Transport::confirm_writes(const char* call) {
-  for (int pe : take_written()) get(call, pe, 0, 0, &confirm_sink_[static_cast<size_t>(pe)], sizeof(uint64_t));
-}
 
 void Transport::probe_candidates(const char* call) {
   if (inject_size_ < sizeof(Message)) return;  // no probes: the report names every candidate
