@@ -35,8 +35,8 @@ static_assert(sizeof(Slot) == 36224, "TANDEM_TEAMS in the configuration table gi
 Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
 SlotSet used_slots;    // those of the teams this PE is in
 
-// `fresh`: the slot's counters are still 0 everywhere (at init), and a faster peer may
-// already be counting on them, so they must not be read.
+// `fresh`: the slot is still 0 everywhere (at init), and a faster peer may already be
+// counting on it, so it must not be touched.
 void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_team_config_t* config, bool fresh) {
   const Runtime& r = rt();
   team.slot = slot;
@@ -49,18 +49,16 @@ void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_te
   team.bank_calls = 0;
   team.box_calls = 0;
   team.box_read.assign(team.pes.size(), 0);
-  // The boxes count from 0 again; no PE looks at them before the split's last sync (at
-  // init the heap is zero already, and a faster peer may already be writing into them).
+  // The counters and boxes count from 0 again.  Nothing of the slot's previous team is
+  // still on its way here: this PE waited for every count and every broadcast sent to it
+  // before it left that team; and no PE of the new team writes here before the split's last
+  // sync.
   if (!fresh) {
     Slot& s = area[slot];
+    for (uint64_t& counter : s.counters) __atomic_store_n(&counter, 0, __ATOMIC_RELAXED);
     for (Slot::Box& box : s.boxes) __atomic_store_n(&box.stamp, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.box_done, 0, __ATOMIC_RELAXED);
   }
-  // Otherwise counters only grow, and this PE is in no other team of this slot (no peer
-  // counts on it before the split's last sync): what they hold now is the base this team's
-  // barriers count from.
-  for (int k = 0; k < tandem_team::kRounds; ++k)
-    team.base[k] = fresh ? 0 : __atomic_load_n(&area[slot].counters[k], __ATOMIC_ACQUIRE);
   used_slots.take(slot);
 }
 
@@ -114,13 +112,14 @@ void team_sync(const char* call, tandem_team& team) {
   for (int k = 0, distance = 1; distance < n; ++k, distance <<= 1) {
     const int partner = team.pes[static_cast<size_t>((team.rank + distance) % n)];
     const Target remote = locate(call, "barrier counter", &slot.counters[k], sizeof(uint64_t), partner);
-    // A node peer's counter is bumped with a CPU atomic even where atomics go through the
-    // network (PEs on several nodes): each counter has one sender for the team's life (the
-    // rank 2^k behind), so the CPU's and the network's atomics never meet on one word at
-    // once; a later team in the slot starts after every add of the earlier one has landed.
+    // Each counter has one sender for the team's life (the rank 2^k behind), so a node
+    // peer's is bumped with a CPU atomic even where atomics go through the network, and
+    // another node's is set to the count with a write where the network keeps writes in
+    // order (a network atomic would cost an answer on the way of every round).
     if (remote.mapped) __atomic_fetch_add(reinterpret_cast<uint64_t*>(remote.mapped), 1, __ATOMIC_RELEASE);
-    else scheduler().atomic<uint64_t>(call, remote, shm::AmoOp::Add, 1, 0, false);
-    const uint64_t goal = team.base[k] + epoch;
+    else if (!scheduler().set_word_in_order(call, remote, epoch))
+      scheduler().atomic<uint64_t>(call, remote, shm::AmoOp::Add, 1, 0, false);
+    const uint64_t goal = epoch;
     uint64_t* mine = &slot.counters[k];
     wait_until_ready(call, [&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) >= goal; });
   }
@@ -145,7 +144,7 @@ bool team_split(const char* call, tandem_team& parent, int count, const std::vec
     make_team(*team, slots[static_cast<size_t>(t)], std::move(pes), use_config ? configs[t] : nullptr, false);
     out[t] = team;
   }
-  // No PE may count on a new team's counters before every PE has taken its base.
+  // No PE may count on a new team's counters before every PE has set them to 0.
   group.sync();
   return ok;
 }

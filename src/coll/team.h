@@ -6,10 +6,11 @@
 // SHMEM_TEAM_SHARED team of each node) share a slot.  A split picks the lowest slot that is
 // free on every PE of the parent team.
 //
-// The barrier is a dissemination barrier on counters that only grow: in round k each PE adds
-// 1 to the counter k of the PE 2^k ranks ahead and waits for its own counter k to reach its
-// value at the team's creation plus the number of barriers so far.  Counters never need a
-// reset, so a barrier costs one remote add per round and nothing else.
+// The barrier is a dissemination barrier on counters that only grow while the team lives: in
+// round k each PE counts the barrier on the counter k of the PE 2^k ranks ahead (adds 1, or
+// over an ordered network writes the count) and waits for its own counter k to reach the
+// number of barriers so far.  A team starts its counters from 0 at its creation; then a
+// barrier costs one remote update per round and nothing else.
 //
 // The deprecated active-set collectives name their PEs with (PE_start, logPE_stride,
 // PE_size) and bring their own pSync array, which must hold SHMEM_SYNC_VALUE again between
@@ -36,7 +37,6 @@ struct tandem_team {
   uint64_t bank_calls = 0;   // collectives that used the slot's banks (Group::bank)
   uint64_t box_calls = 0;    // broadcasts through the slot's boxes (Group::box_broadcast)
   std::vector<uint64_t> box_read;  // rank -> the box_calls that rank was last seen done with
-  uint64_t base[kRounds] = {};
 
   int size() const { return static_cast<int>(pes.size()); }
 };

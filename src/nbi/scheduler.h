@@ -53,6 +53,16 @@ class Scheduler {
   // follows the copy, and a network that keeps atomics behind writes posts it right behind the
   // data (otherwise the signal waits for the data's completion).
   bool signal_rides(const Target& remote) const { return remote.mapped || !network_ || network_->order() == ofi::Transport::Order::All; }
+  // Sets the word at `remote` (another node's) to `value` where the network keeps writes in
+  // order, and returns true; false (nothing done) where it does not.  For a word that one PE
+  // alone sets to ever larger values and its owner polls (a barrier counter): the write
+  // costs no acknowledgement, and quiet does not wait for it.
+  bool set_word_in_order(const char* call, const Target& remote, uint64_t value) {
+    if (!network_ || network_->order() == ofi::Transport::Order::None) return false;
+    note_network();
+    network_->put_word(call, remote.pe, remote.segment, remote.offset, value);
+    return true;
+  }
   // A notified put or get (`data`), then its notification with `tag` to the PE whose memory
   // it touched, published once the data landed there (put) or was read (get).  Blocking:
   // returns as submit() does.  An nbi one whose copy is held holds its notification behind

@@ -283,6 +283,12 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
   });
 }
 
+void Transport::put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value) {
+  flush(call);
+  write_message(call, pe, segment, offset, &value, sizeof value, nullptr, nullptr, false, false);
+  if (sizeof value > inject_size_) wait_writes(call);  // not injected: `value` is read until then
+}
+
 void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi_rma_iov* rma, void* context,
                             fi_msg_rma* msg) const {
   rma->addr = remote_address(pe, segment, offset);
@@ -298,7 +304,7 @@ void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi
 }
 
 void Transport::write_message(const char* call, int pe, int segment, uint64_t offset, const void* source,
-                              size_t bytes, void* context, const uint64_t* data, bool landed) {
+                              size_t bytes, void* context, const uint64_t* data, bool landed, bool tracked) {
   iovec iov{const_cast<void*>(source), bytes};
   fi_rma_iov rma;
   fi_msg_rma msg;
@@ -309,7 +315,7 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   // With Order All or Rma, the first write to a PE since the last confirm_writes() is
   // delivery-complete too: when it stays the only one, as with a put and a quiet, its own
   // acknowledgement completes it and quiet sends that PE nothing more.
-  if (order_ != Order::None && !landed) landed = first_write(pe);
+  if (order_ != Order::None && !landed && tracked) landed = first_write(pe);
   uint64_t flags = order_ == Order::None || landed ? FI_DELIVERY_COMPLETE : 0;
   if (context) flags |= FI_COMPLETION;
   if (data) {

@@ -96,6 +96,12 @@ class Transport {
   // wait or flush() comes (ofi_batch.cc).
   void put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
            bool coalesce = false);
+  // An 8-byte write of `value` to (pe, segment, offset) that only its target watches for
+  // (Order All or Rma): behind the writes before it, locally complete at once, never
+  // delivery-complete and never confirmed by quiet.  The target sees the word change from
+  // its old value to `value`; the bytes of one write land in order, so a reader that waits
+  // for a larger value than the word held never takes a half-written one for it.
+  void put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value);
   // Writes the open batch of coalesced puts, if any.
   void flush(const char* call) {
     if (batch_open_.load(std::memory_order_acquire)) flush_batch(call);
@@ -319,9 +325,10 @@ class Transport {
   // Posts one write (no larger than the provider's largest message), counted; no flush, no
   // coalescing.  With a completion to the CQ for `context` (progress() hands it on) when
   // given, else injected when small enough; carrying `*data` as remote CQ data when given.
-  // `landed`: its completion must mean the data has landed, whatever the order_.
+  // `landed`: its completion must mean the data has landed, whatever the order_.  `tracked`
+  // false: quiet need not confirm it (put_word).
   void write_message(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
-                     void* context, const uint64_t* data = nullptr, bool landed = false);
+                     void* context, const uint64_t* data = nullptr, bool landed = false, bool tracked = true);
   // With Order All or Rma: posts an empty delivery-complete write to every PE with writes
   // not yet confirmed, behind them, so that once the writes are counted complete
   // (wait_writes) every earlier one has landed.  The network timeout posts it too, without
