@@ -18,8 +18,9 @@
 #   -n ROUNDS   rounds, each running both (default 3)
 #   -p "PES"    PE counts, all on this node (default "2 4")
 #   -I          across nodes: Tandem puts every PE on a virtual node of its own (oshrun
-#               --nodes), a peer that is Open MPI's talks TCP between its PEs
-#               (-x UCX_TLS=tcp,self), and both run with PERF_SOLO_POLL=1 (perf_shmem.h)
+#               --nodes), a peer that is Open MPI's talks TCP between its PEs for its
+#               one-sided calls and its collectives (-x UCX_TLS=tcp,self --mca btl tcp,self
+#               --mca pml ob1), and both run with PERF_SOLO_POLL=1 (perf_shmem.h)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -62,7 +63,7 @@ if [ -z "$peer_launch" ]; then
   # one-sided component; the benchmarks pin themselves.
   if "$peer_launch" --version 2>&1 | grep -qiE 'open ?mpi|openrte'; then
     peer_launch="$peer_launch --oversubscribe --bind-to none --mca osc ^rdma"
-    [ "$internode" = no ] || peer_launch="$peer_launch -x UCX_TLS=tcp,self -x PERF_SOLO_POLL"
+    [ "$internode" = no ] || peer_launch="$peer_launch -x UCX_TLS=tcp,self --mca btl tcp,self --mca pml ob1 -x PERF_SOLO_POLL"
   fi
 fi
 read -r -a peer_launch_words <<<"$peer_launch"
