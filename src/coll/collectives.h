@@ -13,7 +13,7 @@
 // instead: each PE writes its part into every PE's bank, then one sync, then each PE reads
 // its own bank.  One sync instead of two; dest is still written only by its owner.  A small
 // broadcast on a team within one node needs no sync at all: the root writes into each PE's
-// box and only waits for a PE that is two broadcasts behind (Group::box_broadcast).
+// box and only waits for a PE that is Group::kBoxes broadcasts behind (Group::box_broadcast).
 //
 // Large reductions are the exception to both (reduce_sliced): each PE folds one slice and
 // writes the result into that slice of every PE's dest, between the same two syncs.

@@ -116,8 +116,8 @@ class Group {
   // waits for the stamp in its own box, copies the data out and counts the broadcast done
   // in its own memory.  The broadcasts take the kBoxes boxes of the slot in turn, so the root
   // runs at most kBoxes broadcasts ahead: before it writes a box it waits until the PE has
-  // finished with that box's previous broadcast.  Returns false, doing nothing, where it does not apply
-  // (an active set other than all PEs, more than kBox bytes, PEs on other nodes).
+  // finished with that box's previous broadcast.  Returns false, doing nothing, where it does
+  // not apply (an active set other than all PEs, more than kBox bytes, PEs on other nodes).
   static constexpr size_t kBox = 1024;
   static constexpr uint64_t kBoxes = 32;
   bool box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);

@@ -285,7 +285,7 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
 
 void Transport::put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value) {
   flush(call);
-  write_message(call, pe, segment, offset, &value, sizeof value, nullptr, nullptr, false, false);
+  write_message(call, pe, segment, offset, &value, sizeof value, nullptr, nullptr, Completion::Local);
   if (sizeof value > inject_size_) wait_writes(call);  // not injected: `value` is read until then
 }
 
@@ -304,7 +304,7 @@ void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi
 }
 
 void Transport::write_message(const char* call, int pe, int segment, uint64_t offset, const void* source,
-                              size_t bytes, void* context, const uint64_t* data, bool landed, bool tracked) {
+                              size_t bytes, void* context, const uint64_t* data, Completion completion) {
   iovec iov{const_cast<void*>(source), bytes};
   fi_rma_iov rma;
   fi_msg_rma msg;
@@ -315,8 +315,9 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   // With Order All or Rma, the first write to a PE since the last confirm_writes() is
   // delivery-complete too: when it stays the only one, as with a put and a quiet, its own
   // acknowledgement completes it and quiet sends that PE nothing more.
-  if (order_ != Order::None && !landed && tracked) landed = first_write(pe);
-  uint64_t flags = order_ == Order::None || landed ? FI_DELIVERY_COMPLETE : 0;
+  const bool landed = order_ == Order::None || completion == Completion::Landed ||
+                      (completion == Completion::Confirmed && note_write(pe, true));
+  uint64_t flags = landed ? FI_DELIVERY_COMPLETE : 0;
   if (context) flags |= FI_COMPLETION;
   if (data) {
     flags |= FI_REMOTE_CQ_DATA;
@@ -367,7 +368,7 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
   uint64_t scratch = 0;  // FI_ATOMIC_READ ignores its operand but wants a buffer
   const void* buffer = operand ? operand : &scratch;
   Backoff backoff = Backoff::without_progress();
-  if (!result && order_ == Order::All) mark_unconfirmed(pe);
+  if (!result && order_ == Order::All) note_write(pe, false);
   (result ? reads_issued_ : writes_issued_).fetch_add(1, std::memory_order_acq_rel);
   post(call, "an atomic on", pe, backoff, [&] {
     if (op == AtomicOp::CompareSwap)
@@ -393,7 +394,7 @@ void Transport::atomic_array(const char* call, int pe, int segment, uint64_t off
     return;
   }
   flush(call);
-  if (order_ == Order::All) mark_unconfirmed(pe);
+  if (order_ == Order::All) note_write(pe, false);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   const uint64_t address = remote_address(pe, segment, offset);
@@ -426,26 +427,18 @@ ssize_t Transport::write_atomic(uint64_t peer, const void* operands, size_t coun
   return fi_atomicmsg(ep_, &msg, flags);
 }
 
-bool Transport::first_write(int pe) {
+bool Transport::note_write(int pe, bool may_land) {
   uint8_t* state = &write_state_[static_cast<size_t>(pe)];
   // Atomic loads and stores, as the unlocked look reads it while other threads write.
   if (__atomic_load_n(state, __ATOMIC_RELAXED) == kUnconfirmed) return false;
   std::lock_guard<std::mutex> lock(written_mutex_);
   const uint8_t was = *state;
+  if (was == kUnconfirmed) return false;
   if (was == kClean) written_.push_back(pe);
-  __atomic_store_n(state, was == kClean ? kLanding : kUnconfirmed, __ATOMIC_RELAXED);
-  if (was == kLanding) unconfirmed_.fetch_add(1, std::memory_order_relaxed);
-  return was == kClean;
-}
-
-void Transport::mark_unconfirmed(int pe) {
-  uint8_t* state = &write_state_[static_cast<size_t>(pe)];
-  if (__atomic_load_n(state, __ATOMIC_RELAXED) == kUnconfirmed) return;
-  std::lock_guard<std::mutex> lock(written_mutex_);
-  if (*state == kUnconfirmed) return;
-  if (*state == kClean) written_.push_back(pe);
-  __atomic_store_n(state, kUnconfirmed, __ATOMIC_RELAXED);
-  unconfirmed_.fetch_add(1, std::memory_order_relaxed);
+  const bool lands = may_land && was == kClean;
+  __atomic_store_n(state, lands ? kLanding : kUnconfirmed, __ATOMIC_RELAXED);
+  if (!lands) unconfirmed_.fetch_add(1, std::memory_order_relaxed);
+  return lands;
 }
 
 std::vector<int> Transport::take_unconfirmed() {

@@ -248,12 +248,10 @@ class Transport {
   void count_pe_turn();
   [[noreturn]] void report_error(const char* call, const char* what);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
-  // Before a write to `pe` that need not be delivery-complete (Order All, Rma): true for the
-  // first since the last confirm_writes(), which is then posted delivery-complete, else
-  // notes the PE unconfirmed.
-  bool first_write(int pe);
-  // After an atomic to `pe` that is not delivery-complete (Order All): unconfirmed.
-  void mark_unconfirmed(int pe);
+  // Notes an operation to `pe` that is not delivery-complete (Order All, Rma) and returns
+  // whether it should be after all: with `may_land` (a write) the first since the last
+  // confirm_writes() is, and then confirms itself; anything else leaves the PE unconfirmed.
+  bool note_write(int pe, bool may_land);
   // Posts one operation: `issue` (the libfabric call) runs under the lock and is retried,
   // driving progress, while the provider answers -FI_EAGAIN; any other failure ends the PE
   // with "libfabric: <what> PE <pe> failed" (`what`: "a write to", say).
@@ -325,10 +323,12 @@ class Transport {
   // Posts one write (no larger than the provider's largest message), counted; no flush, no
   // coalescing.  With a completion to the CQ for `context` (progress() hands it on) when
   // given, else injected when small enough; carrying `*data` as remote CQ data when given.
-  // `landed`: its completion must mean the data has landed, whatever the order_.  `tracked`
-  // false: quiet need not confirm it (put_word).
+  // What its completion means: Confirmed (landed, or confirmed by quiet under Order All and
+  // Rma), Landed (landed, whatever the order), Local (left this PE; nobody confirms it:
+  // put_word).
+  enum class Completion : uint8_t { Confirmed, Landed, Local };
   void write_message(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
-                     void* context, const uint64_t* data = nullptr, bool landed = false, bool tracked = true);
+                     void* context, const uint64_t* data = nullptr, Completion completion = Completion::Confirmed);
   // With Order All or Rma: posts an empty delivery-complete write to every PE with writes
   // not yet confirmed, behind them, so that once the writes are counted complete
   // (wait_writes) every earlier one has landed.  The network timeout posts it too, without

@@ -226,7 +226,7 @@ void Transport::order_writes(const char* call) {
 void Transport::confirm_writes(const char* call) {
   // Empty writes: a read would do as well, but with tcp a read right behind a write takes
   // twice a read's round trip, where a delivery-complete write takes one.
-  for (int pe : take_unconfirmed()) write_message(call, pe, 0, 0, nullptr, 0, nullptr, nullptr, true);
+  for (int pe : take_unconfirmed()) write_message(call, pe, 0, 0, nullptr, 0, nullptr, nullptr, Completion::Landed);
 }
 
 void Transport::quiet(const char* call) {

@@ -45,7 +45,7 @@ void Transport::write_then(const char* call, int pe, int segment, uint64_t offse
   signals_pending_.fetch_add(1);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, pending, nullptr,
-                  true);
+                  Completion::Landed);
   });
 }
 

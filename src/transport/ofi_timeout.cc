@@ -10,9 +10,10 @@
 // a probe, a message that its progress answers; at the timeout the candidates whose probe
 // has not been answered are the unreachable ones.  Where puts complete locally (Order All,
 // Rma), the PEs written to but not confirmed count as outstanding, and at half the timeout
-// each gets the delivery-complete write that quiet would send (confirm_writes).  Only completions of this PE's own
-// operations count as progress, not probes, their answers or others' operations arriving.  A retry of a busy provider knows its
-// target and names it directly.
+// each gets the delivery-complete write that quiet would send (confirm_writes).  Only
+// completions of this PE's own operations count as progress, not probes, their answers or
+// others' operations arriving.  A retry of a busy provider knows its target and names it
+// directly.
 #include <rdma/fabric.h>
 #include <rdma/fi_endpoint.h>
 
