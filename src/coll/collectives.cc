@@ -38,6 +38,22 @@ void push_and_sync(Group& g, char* bank, size_t bytes, const void* data, size_t 
   g.sync();
 }
 
+namespace {
+
+// Block `rank` of rank r's source into block r of dest (see alltoall).  Returns true when a
+// network get was posted.
+bool pull_block(Group& g, void* dest, const void* source, size_t count, size_t elem, ptrdiff_t dst, ptrdiff_t sst, int r) {
+  char* to = static_cast<char*>(dest) + static_cast<size_t>(r) * count * static_cast<size_t>(dst) * elem;
+  const char* from = static_cast<const char*>(source) + static_cast<size_t>(g.rank()) * count * static_cast<size_t>(sst) * elem;
+  if (dst == 1 && sst == 1) return pull(g.call(), to, from, count * elem, g.pe(r));
+  bool network = false;
+  for (size_t i = 0; i < count; ++i)
+    network |= pull(g.call(), to + i * static_cast<size_t>(dst) * elem, from + i * static_cast<size_t>(sst) * elem, elem, g.pe(r));
+  return network;
+}
+
+}  // namespace
+
 void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root, bool to_root) {
   const char* call = g.call();
   check_buffer(call, "dest", dest, bytes);
@@ -48,6 +64,17 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
     // Small: the root pushes into every bank (its own place there), one sync.
     push_and_sync(g, bank, bytes, source, 0, g.rank() == root);
     if (g.rank() != root || to_root) memcpy(dest, bank + static_cast<size_t>(root) * bytes, bytes);
+    return;
+  }
+  if (bytes > 0 && g.stamped()) {
+    if (g.rank() == root) {
+      if (to_root && dest != source) memcpy(dest, source, bytes);
+      g.await_readers(g.size() - 1);
+    } else {
+      g.await(root);
+      pull(call, dest, source, bytes, g.pe(root));
+      g.release(root);
+    }
     return;
   }
   g.sync();
@@ -61,6 +88,7 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
 void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_size) {
   const char* call = g.call();
   check_buffer(call, "source", source, bytes);
+  if (!same_size) g.offer(bytes);
   if (char* bank = same_size && bytes > 0 ? g.bank(bytes) : nullptr) {
     // Small fcollect: every PE's block in every bank, one sync.
     check_buffer(call, "dest", dest, bytes * static_cast<size_t>(g.size()));
@@ -69,8 +97,23 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
     memcpy(dest, bank, bytes * static_cast<size_t>(g.size()));
     return;
   }
+  if (g.stamped()) {
+    for (int r = 0; r < g.size(); ++r) g.await(r);
+    const std::vector<uint64_t> sizes = same_size ? std::vector<uint64_t>(static_cast<size_t>(g.size()), bytes) : g.offers();
+    size_t total = 0;
+    for (uint64_t n : sizes) total += n;
+    check_buffer(call, "dest", dest, total);
+    if (total > 0) locate(call, "dest", dest, total, rt().my_pe);
+    size_t at = 0;
+    for (int r = 0; r < g.size(); ++r) {
+      pull(call, static_cast<char*>(dest) + at, source, sizes[static_cast<size_t>(r)], g.pe(r));
+      at += sizes[static_cast<size_t>(r)];
+      g.release(r);
+    }
+    g.await_readers(g.size() - 1);
+    return;
+  }
   std::vector<size_t> offset(static_cast<size_t>(g.size()) + 1, 0);
-  if (!same_size) g.offer(bytes);
   g.sync();
   const std::vector<uint64_t> sizes = same_size ? std::vector<uint64_t>(static_cast<size_t>(g.size()), bytes) : g.offers();
   for (int r = 0; r < g.size(); ++r) offset[static_cast<size_t>(r) + 1] = offset[static_cast<size_t>(r)] + sizes[static_cast<size_t>(r)];
@@ -106,18 +149,18 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
     memcpy(dest, bank, block * static_cast<size_t>(g.size()));
     return;
   }
+  if (g.stamped()) {
+    for (int r = 0; r < g.size(); ++r) {
+      g.await(r);
+      pull_block(g, dest, source, count, elem, dst, sst, r);
+      g.release(r);
+    }
+    g.await_readers(g.size() - 1);
+    return;
+  }
   g.sync();
   bool network = false;
-  for (int r = 0; r < g.size(); ++r) {
-    char* to = static_cast<char*>(dest) + static_cast<size_t>(r) * count * static_cast<size_t>(dst) * elem;
-    const char* from = static_cast<const char*>(source) + static_cast<size_t>(g.rank()) * count * static_cast<size_t>(sst) * elem;
-    if (contiguous) {
-      network |= pull(call, to, from, count * elem, g.pe(r));
-      continue;
-    }
-    for (size_t i = 0; i < count; ++i)
-      network |= pull(call, to + i * static_cast<size_t>(dst) * elem, from + i * static_cast<size_t>(sst) * elem, elem, g.pe(r));
-  }
+  for (int r = 0; r < g.size(); ++r) network |= pull_block(g, dest, source, count, elem, dst, sst, r);
   if (network) scheduler().quiet(call);
   g.sync();
   g.finish();

@@ -14,6 +14,9 @@
 // its own bank.  One sync instead of two; dest is still written only by its owner.  A small
 // broadcast on a team within one node needs no sync at all: the root writes into each PE's
 // box and only waits for a PE that is Group::kBoxes broadcasts behind (Group::box_broadcast).
+// Larger ones on a team within one node still pull, but stamps replace the two syncs
+// (Group::stamped): a PE waits only for the PEs it reads from to enter, and for the PEs
+// that read from it to be done.
 //
 // Large reductions are the exception to both (reduce_sliced): each PE folds one slice and
 // writes the result into that slice of every PE's dest, between the same two syncs.
@@ -59,11 +62,12 @@ void* scratch(size_t bytes, int which);
 // Reductions of at least this many bytes are sliced (reduce_sliced): each PE folds only its
 // own slice, so each input is read once on the node instead of once per PE, and crosses the
 // network twice (a slice in, the result out) instead of once to each PE.  Below it every PE
-// folds every element itself: one copy and, across nodes, one network phase less.  Set by
-// measurement with perf/collectives (sum_reduce_us, 2 and 4 PEs): on one node slicing is
-// faster from 2 KiB (1.3x at 4 KiB, 2x at 64 KiB); across 2 nodes from 512 KiB with 4 PEs,
-// from 1 MiB with 2.
-inline constexpr size_t kSlicedReduce = 2048;
+// folds every element itself: no sync on one node (stamps) and, across nodes, one network
+// phase less.  Set by measurement with perf/collectives (sum_reduce_us): on one node, with
+// 2 PEs both take the same time at 2 KiB and slicing is 1.1-2x faster from 4 KiB, with 4
+// PEs (on 2 cores) folding everything is faster up to 8 KiB (1.4x at 2 KiB); across 2 nodes
+// slicing is faster from 512 KiB with 4 PEs, from 1 MiB with 2.
+inline constexpr size_t kSlicedReduce = 4096;
 inline constexpr size_t kSlicedReduceNetwork = 512 * 1024;
 
 // Bytes folded at a time: the partial result stays in the first-level cache while every
@@ -173,6 +177,25 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
         fold_into(result, result, in, count, fold);
       }
     }
+    memcpy(static_cast<void*>(dest), result, count * sizeof(T));
+    return;
+  }
+  if (count > 0 && g.stamped()) {
+    // Every input read in place once its owner has entered, in chunks that keep the result
+    // in cache; the owners are released once everything is folded.
+    for (int r = 0; r < ranks; ++r) g.await(r);
+    std::vector<const T*> inputs(static_cast<size_t>(ranks));
+    for (int r = 0; r < ranks; ++r)
+      inputs[static_cast<size_t>(r)] = reinterpret_cast<const T*>(locate(call, "source", source, count * sizeof(T), g.pe(r)).mapped);
+    constexpr size_t chunk = std::max<size_t>(1, kFoldChunkBytes / sizeof(T));
+    for (size_t c = 0; ranks > 0 && c < count; c += chunk) {
+      const size_t m = std::min(chunk, count - c);
+      memcpy(static_cast<void*>(result + c), inputs[0] + c, m * sizeof(T));
+      for (size_t r = 1; r < inputs.size(); ++r) fold_into(result + c, result + c, inputs[r] + c, m, fold);
+    }
+    for (int r = 0; r < ranks; ++r) g.release(r);
+    // Those that read this PE's source: every other rank, or in a scan the ranks after it.
+    g.await_readers(scan == Scan::None ? g.size() - 1 : g.size() - 1 - g.rank());
     memcpy(static_cast<void*>(dest), result, count * sizeof(T));
     return;
   }

@@ -29,8 +29,10 @@ struct alignas(64) Slot {
     alignas(64) char data[Group::kBox];
   } boxes[Group::kBoxes];
   alignas(64) uint64_t box_done;  // the last broadcast this PE finished with (box_calls)
+  alignas(64) uint64_t entered;   // the last stamped collective this PE entered (stamp_calls)
+  alignas(64) uint64_t reads;     // the reads of this PE's memory that peers have released, all told
 };
-static_assert(sizeof(Slot) == 36224, "TANDEM_TEAMS in the configuration table gives this size");
+static_assert(sizeof(Slot) == 36352, "TANDEM_TEAMS in the configuration table gives this size");
 
 Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
 SlotSet used_slots;    // those of the teams this PE is in
@@ -49,15 +51,19 @@ void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_te
   team.bank_calls = 0;
   team.box_calls = 0;
   team.box_read.assign(team.pes.size(), 0);
-  // The counters and boxes count from 0 again.  Nothing of the slot's previous team is
-  // still on its way here: this PE waited for every count and every broadcast sent to it
-  // before it left that team; and no PE of the new team writes here before the split's last
+  team.stamp_calls = 0;
+  team.stamp_reads = 0;
+  // The counters, boxes and stamps count from 0 again.  Nothing of the slot's previous team
+  // is still on its way here: this PE waited for every count, every broadcast sent to it and
+  // every read of its memory before it left that team; and no PE of the new team writes here before the split's last
   // sync.
   if (!fresh) {
     Slot& s = area[slot];
     for (uint64_t& counter : s.counters) __atomic_store_n(&counter, 0, __ATOMIC_RELAXED);
     for (Slot::Box& box : s.boxes) __atomic_store_n(&box.stamp, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.box_done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s.entered, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s.reads, 0, __ATOMIC_RELAXED);
   }
   used_slots.take(slot);
 }
@@ -298,6 +304,33 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   }
   __atomic_store_n(&slot.box_done, now, __ATOMIC_RELEASE);
   return true;
+}
+
+bool Group::stamped() {
+  if (!team_ || !on_one_node()) return false;
+  __atomic_store_n(&area[team_->slot].entered, ++team_->stamp_calls, __ATOMIC_RELEASE);
+  return true;
+}
+
+void Group::await(int rank) {
+  if (rank == rank_) return;
+  const uint64_t now = team_->stamp_calls;
+  const auto* entered = reinterpret_cast<const uint64_t*>(
+      locate(call_, "collective stamp", &area[team_->slot].entered, sizeof(uint64_t), pe(rank)).mapped);
+  wait_until_ready(call_, [&] { return __atomic_load_n(entered, __ATOMIC_ACQUIRE) >= now; });
+}
+
+void Group::release(int rank) {
+  if (rank == rank_) return;
+  auto* reads = reinterpret_cast<uint64_t*>(
+      locate(call_, "collective stamp", &area[team_->slot].reads, sizeof(uint64_t), pe(rank)).mapped);
+  __atomic_fetch_add(reads, 1, __ATOMIC_RELEASE);
+}
+
+void Group::await_readers(int readers) {
+  const uint64_t goal = team_->stamp_reads += static_cast<uint64_t>(readers);
+  const uint64_t* reads = &area[team_->slot].reads;
+  wait_until_ready(call_, [&] { return __atomic_load_n(reads, __ATOMIC_ACQUIRE) >= goal; });
 }
 
 void Group::finish() {

@@ -37,6 +37,8 @@ struct tandem_team {
   uint64_t bank_calls = 0;   // collectives that used the slot's banks (Group::bank)
   uint64_t box_calls = 0;    // broadcasts through the slot's boxes (Group::box_broadcast)
   std::vector<uint64_t> box_read;  // rank -> the box_calls that rank was last seen done with
+  uint64_t stamp_calls = 0;  // collectives that used the slot's stamps (Group::stamped)
+  uint64_t stamp_reads = 0;  // reads of this PE's memory that those calls waited for, all told
 
   int size() const { return static_cast<int>(pes.size()); }
 };
@@ -121,6 +123,21 @@ class Group {
   static constexpr size_t kBox = 1024;
   static constexpr uint64_t kBoxes = 32;
   bool box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);
+  // A collective that pulls (its PEs read each other's sources, never their dests) syncs
+  // twice: every source ready, then every read done.  On a team whose PEs share this node,
+  // stamps do both between the PEs concerned only: stamped() marks this PE's memory ready
+  // for this call; a reader waits for the owner's mark (await) and, done reading, counts one
+  // read in the owner's memory (release); the owner returns once its readers have all
+  // counted (await_readers).  A PE that reads from no one and that no one reads from waits
+  // for no one.  Returns false, doing nothing, where it does not apply (an active set other
+  // than all PEs, PEs on other nodes).
+  bool stamped();
+  // Returns once rank `rank` has entered this stamped call.
+  void await(int rank);
+  // This PE has finished reading rank `rank`'s memory in this stamped call.
+  void release(int rank);
+  // Returns once `readers` peers have released this PE in this stamped call.
+  void await_readers(int readers);
   // After the collective's last sync: what the group lent from pSync is given back.
   void finish();
   const char* call() const { return call_; }

@@ -211,6 +211,47 @@ static void run(shmem_team_t team, const char *name) {
     for (size_t i = 0; i < count; ++i) bad += dst[i] != round * 1000 + (long)i + root;
     CHECK(bad == 0, "%s: back-to-back broadcast %ld of %zu from rank %d: %d wrong", name, round, count, root, bad);
   }
+  /* The other collectives back to back beyond the library's banks (so within a node they
+   * wait for their peers through its stamps), one PE sleeping now and then, every PE
+   * spoiling its source as soon as a call returns: no PE may still be reading it. */
+  for (long round = 0; round < 60; ++round) {
+    const size_t block = 64 + (size_t)(round % 3) * 100; /* longs to each PE */
+    const int sleeper = (int)(round % n);
+    for (size_t k = 0; k < block * (size_t)n; ++k) src[k] = round * 100000 + (long)k * 10 + rank, dst[k] = -1;
+    if (rank == sleeper && round % 10 == 3) usleep(20000);
+    shmem_long_alltoall(team, dst, src, block);
+    for (size_t k = 0; k < block * (size_t)n; ++k) src[k] = -7;
+    int bad = 0;
+    for (int j = 0; j < n; ++j)
+      for (size_t i = 0; i < block; ++i) bad += dst[(size_t)j * block + i] != round * 100000 + (long)((size_t)rank * block + i) * 10 + j;
+    CHECK(bad == 0, "%s: back-to-back alltoall %ld of %zu: %d wrong", name, round, block, bad);
+
+    const size_t count = 300 + (size_t)(round % 5) * 50; /* longs, below a sliced reduction */
+    for (size_t i = 0; i < count; ++i) src[i] = round + (long)i + rank;
+    if (rank == sleeper && round % 10 == 6) usleep(20000);
+    if (round % 2 == 0)
+      shmem_long_sum_reduce(team, dst, src, count);
+    else
+      shmem_long_sum_inscan(team, dst, src, count);
+    for (size_t i = 0; i < count; ++i) src[i] = -7;
+    const long ranks = round % 2 == 0 ? n : rank + 1;
+    bad = 0;
+    for (size_t i = 0; i < count; ++i) bad += dst[i] != ranks * (round + (long)i) + ranks * (ranks - 1) / 2;
+    CHECK(bad == 0, "%s: back-to-back %s %ld of %zu: %d wrong", name, round % 2 == 0 ? "sum_reduce" : "sum_inscan",
+          round, count, bad);
+
+    /* collect: rank r brings 40 * (r + 1) + round elements */
+    const size_t mine = 40 * (size_t)(rank + 1) + (size_t)round;
+    for (size_t i = 0; i < mine; ++i) src[i] = round * 1000 + (long)i + rank;
+    if (rank == sleeper && round % 10 == 8) usleep(20000);
+    shmem_long_collect(team, dst, src, mine);
+    for (size_t i = 0; i < mine; ++i) src[i] = -7;
+    bad = 0;
+    size_t at = 0;
+    for (int r = 0; r < n; ++r)
+      for (size_t i = 0; i < 40 * (size_t)(r + 1) + (size_t)round; ++i) bad += dst[at++] != round * 1000 + (long)i + r;
+    CHECK(bad == 0, "%s: back-to-back collect %ld: %d wrong", name, round, bad);
+  }
   /* In place on the root. */
   for (int root = 0; root < n; ++root) {
     dst[0] = rank == root ? 4242 + root : -1;
