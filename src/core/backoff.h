@@ -34,7 +34,10 @@ class Backoff {
     const Config& c = rt().config;
     if (c.yield == Config::Yield::Always) limit_ = 0;
     else if (c.yield == Config::Yield::Never) limit_ = ~0ull;
-    else limit_ = rt().oversubscribed ? 16 : c.spin_before_yield;
+    // With more PEs than cores, a few polls, then the core goes to the PE we wait for; at
+    // once when PEs span nodes, where each poll is also a look at the network (with tcp a
+    // system call, as long as 16 polls of memory).
+    else limit_ = rt().oversubscribed ? (rt().spans_nodes ? 0 : 16) : c.spin_before_yield;
   }
 
   unsigned long long polls_ = 0;
