@@ -2,7 +2,9 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 namespace tandem {
@@ -112,17 +114,35 @@ void complain(std::string* error, const char* name, const char* value, const cha
   if (!error->empty()) *error += "\n";
   *error += std::string(name) + "=\"" + value + "\" is not " + expected;
 }
+
+// Setting `name` as a number (size suffixes allowed) from `low` to `high`; after a
+// complaint that it is not `expected`, nothing.
+std::optional<size_t> number(std::string* error, const char* name, size_t low, size_t high, const char* expected) {
+  const char* v = value_or_default(name);
+  if (auto n = parse_size(v); n && *n >= low && *n <= high) return n;
+  complain(error, name, v, expected);
+  return std::nullopt;
+}
+
+// Setting `name` as one of the words of `choices`, each with its value; after a complaint
+// that it is not `expected`, nothing.
+template <typename T>
+std::optional<T> choice(std::string* error, const char* name, std::initializer_list<std::pair<std::string_view, T>> choices,
+                        const char* expected) {
+  const char* v = value_or_default(name);
+  for (const auto& [word, value] : choices)
+    if (word == v) return value;
+  complain(error, name, v, expected);
+  return std::nullopt;
+}
 }  // namespace
 
 Config Config::from_environment(std::string* error) {
   Config c;
-  const char* v = value_or_default("SHMEM_SYMMETRIC_SIZE");
-  if (auto s = parse_size(v); s && *s > 0) {
-    c.symmetric_size = *s;
-  } else {
-    complain(error, "SHMEM_SYMMETRIC_SIZE", v, "a positive size such as 256M or 2G");
-    c.symmetric_size = *parse_size(config_entry("SHMEM_SYMMETRIC_SIZE").fallback);
-  }
+  constexpr size_t kAny = std::numeric_limits<size_t>::max();
+  if (auto n = number(error, "SHMEM_SYMMETRIC_SIZE", 1, kAny, "a positive size such as 256M or 2G")) c.symmetric_size = *n;
+  else c.symmetric_size = *parse_size(config_entry("SHMEM_SYMMETRIC_SIZE").fallback);
+  const char* v;
   for (auto [name, field] : {std::pair{"SHMEM_DEBUG", &c.debug}, std::pair{"SHMEM_INFO", &c.info},
                              std::pair{"SHMEM_VERSION", &c.version}, std::pair{"TANDEM_STATS", &c.stats},
                              std::pair{"TANDEM_AGGREGATE", &c.aggregate}}) {
@@ -130,14 +150,10 @@ Config Config::from_environment(std::string* error) {
     if (auto b = parse_bool(v)) *field = *b;
     else complain(error, name, v, "0 or 1");
   }
-  v = value_or_default("TANDEM_VIRTUAL_NODES");
-  if (auto n = parse_size(v); n && *n >= 1 && *n <= 1u << 20) c.virtual_nodes = static_cast<int>(*n);
-  else complain(error, "TANDEM_VIRTUAL_NODES", v, "a positive number of nodes");
-  v = value_or_default("TANDEM_YIELD");
-  if (std::string_view(v) == "always") c.yield = Yield::Always;
-  else if (std::string_view(v) == "never") c.yield = Yield::Never;
-  else if (std::string_view(v) != "auto")
-    complain(error, "TANDEM_YIELD", v, "auto, always or never");
+  if (auto n = number(error, "TANDEM_VIRTUAL_NODES", 1, 1u << 20, "a positive number of nodes")) c.virtual_nodes = static_cast<int>(*n);
+  if (auto y = choice<Yield>(error, "TANDEM_YIELD", {{"auto", Yield::Auto}, {"always", Yield::Always}, {"never", Yield::Never}},
+                             "auto, always or never"))
+    c.yield = *y;
   v = value_or_default("TANDEM_DEFER_THRESHOLD");
   if (std::string_view(v) == "off") c.defer_threshold = ~size_t{0};
   else if (std::string_view(v) == "auto") c.defer_auto = true;
@@ -148,33 +164,22 @@ Config Config::from_environment(std::string* error) {
   for (auto [name, field] : {std::pair{"TANDEM_PROGRESS_THREAD", &c.progress_thread},
                              std::pair{"TANDEM_PROXY_WRITES", &c.proxy_writes},
                              std::pair{"TANDEM_PROXY_COPIES", &c.proxy_copies}}) {
-    v = value_or_default(name);
-    if (std::string_view(v) == "on") *field = Switch::On;
-    else if (std::string_view(v) == "off") *field = Switch::Off;
-    else if (std::string_view(v) == "auto") *field = Switch::Auto;
-    else complain(error, name, v, "auto, on or off");
+    if (auto w = choice<Switch>(error, name, {{"auto", Switch::Auto}, {"on", Switch::On}, {"off", Switch::Off}}, "auto, on or off"))
+      *field = *w;
   }
-  v = value_or_default("TANDEM_NOTIFY");
-  if (std::string_view(v) == "messages") c.notify_messages = true;
-  else if (std::string_view(v) != "auto") complain(error, "TANDEM_NOTIFY", v, "auto or messages");
-  v = value_or_default("TANDEM_ATOMICS");
-  if (std::string_view(v) == "software") c.software_atomics = true;
-  else if (std::string_view(v) != "auto") complain(error, "TANDEM_ATOMICS", v, "auto or software");
-  v = value_or_default("TANDEM_EPOCH_STRATEGY");
-  if (std::string_view(v) == "lazy") c.epoch_strategy = Config::EpochStrategy::Lazy;
-  else if (std::string_view(v) == "eager") c.epoch_strategy = Config::EpochStrategy::Eager;
-  else if (std::string_view(v) == "hybrid") c.epoch_strategy = Config::EpochStrategy::Hybrid;
-  else if (std::string_view(v) == "adaptive") c.epoch_strategy = Config::EpochStrategy::Adaptive;
-  else complain(error, "TANDEM_EPOCH_STRATEGY", v, "adaptive, lazy, eager or hybrid");
-  v = value_or_default("TANDEM_EPOCH_QUEUE");
-  if (auto n = parse_size(v); n && *n > 0) c.epoch_queue = *n;
-  else complain(error, "TANDEM_EPOCH_QUEUE", v, "a positive number of operations");
-  v = value_or_default("TANDEM_TEAMS");
-  if (auto n = parse_size(v); n && *n >= 2 && *n <= 4096) c.teams = *n;
-  else complain(error, "TANDEM_TEAMS", v, "a number of teams from 2 to 4096");
-  v = value_or_default("TANDEM_WINDOWS");
-  if (auto n = parse_size(v); n && *n >= 1 && *n <= 65536) c.windows = *n;
-  else complain(error, "TANDEM_WINDOWS", v, "a number of windows from 1 to 65536");
+  if (auto m = choice<bool>(error, "TANDEM_NOTIFY", {{"auto", false}, {"messages", true}}, "auto or messages"))
+    c.notify_messages = *m;
+  if (auto a = choice<bool>(error, "TANDEM_ATOMICS", {{"auto", false}, {"software", true}}, "auto or software"))
+    c.software_atomics = *a;
+  using Strategy = Config::EpochStrategy;
+  if (auto e = choice<Strategy>(error, "TANDEM_EPOCH_STRATEGY",
+                                {{"adaptive", Strategy::Adaptive}, {"lazy", Strategy::Lazy}, {"eager", Strategy::Eager},
+                                 {"hybrid", Strategy::Hybrid}},
+                                "adaptive, lazy, eager or hybrid"))
+    c.epoch_strategy = *e;
+  if (auto n = number(error, "TANDEM_EPOCH_QUEUE", 1, kAny, "a positive number of operations")) c.epoch_queue = *n;
+  if (auto n = number(error, "TANDEM_TEAMS", 2, 4096, "a number of teams from 2 to 4096")) c.teams = *n;
+  if (auto n = number(error, "TANDEM_WINDOWS", 1, 65536, "a number of windows from 1 to 65536")) c.windows = *n;
   v = value_or_default("TANDEM_NET_TIMEOUT");
   {
     char* end = nullptr;
@@ -182,9 +187,7 @@ Config Config::from_environment(std::string* error) {
     if (end != v && *end == '\0' && seconds >= 0 && seconds <= 1e6) c.net_timeout = seconds;
     else complain(error, "TANDEM_NET_TIMEOUT", v, "a number of seconds (0: no timeout)");
   }
-  v = value_or_default("TANDEM_SPIN");
-  if (auto n = parse_size(v)) c.spin_before_yield = *n;
-  else complain(error, "TANDEM_SPIN", v, "a number of polls");
+  if (auto n = number(error, "TANDEM_SPIN", 0, kAny, "a number of polls")) c.spin_before_yield = *n;
   return c;
 }
 

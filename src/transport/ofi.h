@@ -25,6 +25,7 @@
 #include <sys/types.h>
 
 #include "core/spin_lock.h"
+#include "transport/ofi_message.h"
 
 struct fi_info;
 struct fid_fabric;
@@ -44,10 +45,6 @@ class Backoff;
 }
 
 namespace tandem::ofi {
-
-// The operations and element types of atomics, independent of libfabric's enums.
-enum class AtomicOp : uint8_t { Read, Write, Swap, CompareSwap, Sum, And, Or, Xor, Min, Max, Count };
-enum class AtomicType : uint8_t { Int32, Int64, UInt32, UInt64, Float, Double, Count };
 
 class Transport {
  public:
@@ -258,34 +255,9 @@ class Transport {
   template <typename Issue>
   void post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue);
 
-  // The software atomic path: one message each way.  A request is answered once the target
-  // applied it; `cookie` is the address of the initiator's Reply for a fetching one, else 0.
-  // A run request (non-fetching, on `compare` elements from `offset` on) is followed on the
-  // wire by its operands.
-  struct Message {
-    // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
-    enum Kind : uint8_t { Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6 } kind;
-    AtomicOp op;
-    AtomicType type;
-    uint8_t segment;
-    int32_t origin;   // the initiator's PE
-    uint64_t offset;  // in the target's segment
-    uint64_t operand;  // the operand's bytes (answers: the old value's; notifications: the data)
-    uint64_t compare;
-    uint64_t cookie;
-  };
+  // The software atomic path (its messages: ofi_message.h).
   struct Reply;
-  // The most operand bytes of one run request.
-  static constexpr size_t kRunBytes = 2048;
-  // A posted receive buffer: room for any message.
-  struct Incoming {
-    Message head;
-    char operands[kRunBytes];
-  };
-  // A run request being sent, until its send completes (kRunsInFlight of them).
-  struct Outgoing : Incoming {
-    std::atomic<bool> in_flight{false};
-  };
+  // Run requests in flight at once.
   static constexpr size_t kRunsInFlight = 16;
   void software_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
                        AtomicType type, const void* operand, const void* compare, void* result);
@@ -495,11 +467,5 @@ class Transport {
   std::unique_ptr<Probe[]> probes_;
   size_t probe_count_ = 0;
 };
-
-const char* atomic_op_name(AtomicOp op);
-const char* atomic_type_name(AtomicType type);
-inline size_t atomic_type_size(AtomicType type) {
-  return type == AtomicType::Int64 || type == AtomicType::UInt64 || type == AtomicType::Double ? 8 : 4;
-}
 
 }  // namespace tandem::ofi

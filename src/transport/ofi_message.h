@@ -1,0 +1,52 @@
+// The messages of the inter-node engine's software path (ofi.h): atomics that the provider
+// cannot do, notifications where remote CQ data cannot carry them, and the network timeout's
+// probes.  One message each way: a request is answered once the target applied it.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace tandem::ofi {
+
+// The operations and element types of atomics, independent of libfabric's enums.
+enum class AtomicOp : uint8_t { Read, Write, Swap, CompareSwap, Sum, And, Or, Xor, Min, Max, Count };
+enum class AtomicType : uint8_t { Int32, Int64, UInt32, UInt64, Float, Double, Count };
+
+const char* atomic_op_name(AtomicOp op);
+const char* atomic_type_name(AtomicType type);
+inline size_t atomic_type_size(AtomicType type) {
+  return type == AtomicType::Int64 || type == AtomicType::UInt64 || type == AtomicType::Double ? 8 : 4;
+}
+
+// `cookie` is the address of the initiator's reply for a fetching request, else 0.  A run
+// request (non-fetching, on `compare` elements from `offset` on) is followed on the wire by
+// its operands.
+struct Message {
+  // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
+  enum Kind : uint8_t { Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6 } kind;
+  AtomicOp op;
+  AtomicType type;
+  uint8_t segment;
+  int32_t origin;    // the initiator's PE
+  uint64_t offset;   // in the target's segment
+  uint64_t operand;  // the operand's bytes (answers: the old value's; notifications: the data)
+  uint64_t compare;
+  uint64_t cookie;
+};
+
+// The most operand bytes of one run request.
+inline constexpr size_t kRunBytes = 2048;
+
+// A posted receive buffer: room for any message.
+struct Incoming {
+  Message head;
+  char operands[kRunBytes];
+};
+
+// A run request being sent, until its send completes.
+struct Outgoing : Incoming {
+  std::atomic<bool> in_flight{false};
+};
+
+}  // namespace tandem::ofi
