@@ -54,6 +54,10 @@ bool pull_block(Group& g, void* dest, const void* source, size_t count, size_t e
 
 }  // namespace
 
+void push_all(Group& g, char* bank, size_t bytes, const void* data, size_t stride) {
+  if (!g.push_stamped(bank, bytes, data, stride)) push_and_sync(g, bank, bytes, data, stride);
+}
+
 void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root, bool to_root) {
   const char* call = g.call();
   check_buffer(call, "dest", dest, bytes);
@@ -93,7 +97,7 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
     // Small fcollect: every PE's block in every bank, one sync.
     check_buffer(call, "dest", dest, bytes * static_cast<size_t>(g.size()));
     locate(call, "dest", dest, bytes * static_cast<size_t>(g.size()), rt().my_pe);
-    push_and_sync(g, bank, bytes, source, 0);
+    push_all(g, bank, bytes, source, 0);
     memcpy(dest, bank, bytes * static_cast<size_t>(g.size()));
     return;
   }
@@ -145,7 +149,7 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
   const size_t block = count * elem;
   if (char* bank = contiguous && block > 0 ? g.bank(block) : nullptr) {
     // Small: block r of my source into my place of rank r's bank, one sync.
-    push_and_sync(g, bank, block, source, block);
+    push_all(g, bank, block, source, block);
     memcpy(dest, bank, block * static_cast<size_t>(g.size()));
     return;
   }

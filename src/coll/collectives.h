@@ -11,9 +11,11 @@
 //
 // Small collectives on a team (the whole team's data fits a bank, Group::bank) push
 // instead: each PE writes its part into every PE's bank, then one sync, then each PE reads
-// its own bank.  One sync instead of two; dest is still written only by its owner.  A small
-// broadcast on a team within one node needs no sync at all: the root writes into each PE's
-// box and only waits for a PE that is Group::kBoxes broadcasts behind (Group::box_broadcast).
+// its own bank.  One sync instead of two; dest is still written only by its owner.  Where
+// writes land in order (one node; a network that keeps them in order), a stamp written
+// behind each part replaces the sync (Group::push_stamped).  A small broadcast on a team
+// needs no sync at all there: the root writes into each PE's box and only waits for a PE
+// that is Group::kBoxes broadcasts behind (Group::box_broadcast).
 // Larger ones on a team within one node still pull, but stamps replace the two syncs
 // (Group::stamped): a PE waits only for the PEs it reads from to enter, and for the PEs
 // that read from it to be done.
@@ -41,6 +43,9 @@ bool pull(const char* call, void* dest, const void* source, size_t bytes, int pe
 // (from `data + r * stride` for rank r), completes the writes, then syncs.  A PE with
 // nothing to give (`pushes` false: not a broadcast's root) only syncs.
 void push_and_sync(Group& g, char* bank, size_t bytes, const void* data, size_t stride, bool pushes = true);
+// The push of a collective in which every PE has a part for every PE: with stamps instead of
+// the sync where writes land in order (Group::push_stamped), else push_and_sync.
+void push_all(Group& g, char* bank, size_t bytes, const void* data, size_t stride);
 
 // dest on every PE of the group receives `bytes` from source on the root (rank `root`); the
 // root's own dest too when `to_root`.
@@ -168,7 +173,7 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   if (ranks == 0) std::fill(result, result + count, T());
   if (char* bank = count > 0 ? g.bank(count * sizeof(T)) : nullptr) {
     // Small: every PE's source in every PE's bank, one sync, then a fold of local memory.
-    push_and_sync(g, bank, count * sizeof(T), source, 0);
+    push_all(g, bank, count * sizeof(T), source, 0);
     if (ranks > 0) {
       const T* in = reinterpret_cast<const T*>(bank);
       memcpy(static_cast<void*>(result), in, count * sizeof(T));

@@ -24,6 +24,7 @@ struct alignas(64) Slot {
   uint64_t counters[tandem_team::kRounds];
   uint64_t exchange;
   alignas(64) char banks[2][Group::kBank];
+  alignas(64) uint64_t bank_stamps[2][Group::kBankStamps];  // by bank and writer's rank: its last bank call there
   struct alignas(64) Box {
     uint64_t stamp;  // the broadcast (team's box_calls) whose data the box holds
     alignas(64) char data[Group::kBox];
@@ -32,7 +33,7 @@ struct alignas(64) Slot {
   alignas(64) uint64_t entered;   // the last stamped collective this PE entered (stamp_calls)
   alignas(64) uint64_t reads;     // the reads of this PE's memory that peers have released, all told
 };
-static_assert(sizeof(Slot) == 36352, "TANDEM_TEAMS in the configuration table gives this size");
+static_assert(sizeof(Slot) == 37376, "TANDEM_TEAMS in the configuration table gives this size");
 
 Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
 SlotSet used_slots;    // those of the teams this PE is in
@@ -63,6 +64,8 @@ void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_te
     for (Slot::Box& box : s.boxes) __atomic_store_n(&box.stamp, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.box_done, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.entered, 0, __ATOMIC_RELAXED);
+    for (auto& stamps : s.bank_stamps)
+      for (uint64_t& stamp : stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.reads, 0, __ATOMIC_RELAXED);
   }
   used_slots.take(slot);
@@ -277,8 +280,39 @@ char* Group::bank(size_t bytes_per_rank) {
   return area[team_->slot].banks[team_->bank_calls++ & 1];
 }
 
+bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stride) {
+  if (!team_ || size_ > kBankStamps || !scheduler().writes_in_order()) return false;
+  Slot& slot = area[team_->slot];
+  const uint64_t now = team_->bank_calls;  // this call's number, counted by bank()
+  const int b = bank == slot.banks[0] ? 0 : 1;
+  char* place = bank + static_cast<size_t>(rank_) * bytes;
+  for (int k = 1; k <= size_; ++k) {  // the next rank first, this PE's own place last
+    const int r = (rank_ + k) % size_;
+    const char* from = static_cast<const char*>(data) + static_cast<size_t>(r) * stride;
+    if (r == rank_) {
+      memcpy(place, from, bytes);
+      continue;
+    }
+    const int pe = team_->pes[static_cast<size_t>(r)];
+    const Target at = locate(call_, "bank", place, bytes, pe);
+    const Target stamp = locate(call_, "bank stamp", &slot.bank_stamps[b][rank_], sizeof(uint64_t), pe);
+    if (at.mapped) {
+      memcpy(at.mapped, from, bytes);
+      __atomic_store_n(reinterpret_cast<uint64_t*>(stamp.mapped), now, __ATOMIC_RELEASE);
+    } else {
+      scheduler().put_in_order(call_, at, from, bytes);
+      scheduler().set_word_in_order(call_, stamp, now);
+    }
+  }
+  for (int r = 0; r < size_; ++r) {
+    const uint64_t* stamp = &slot.bank_stamps[b][r];
+    if (r != rank_) wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
+  }
+  return true;
+}
+
 bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
-  if (!team_ || bytes > kBox || size_ == 1 || !on_one_node()) return false;
+  if (!team_ || bytes > kBox || size_ == 1 || (!scheduler().writes_in_order() && !on_one_node())) return false;
   tandem_team& t = *team_;
   const uint64_t now = ++t.box_calls;
   Slot& slot = area[t.slot];
@@ -287,15 +321,32 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
     for (int r = 0; r < size_; ++r) {
       if (r == rank_) continue;
       const int pe = t.pes[static_cast<size_t>(r)];
-      // The box's previous broadcast was now - kBoxes: the PE must be done with it.
+      // The box's previous broadcast was now - kBoxes: the PE must be done with it.  Another
+      // node's count is read with a get, once per kBoxes broadcasts while the PE keeps up.
       uint64_t& seen = t.box_read[static_cast<size_t>(r)];
       if (seen + kBoxes < now) {
-        const auto* done = reinterpret_cast<const uint64_t*>(locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe).mapped);
-        wait_until_ready(call_, [&] { return (seen = __atomic_load_n(done, __ATOMIC_ACQUIRE)) + kBoxes >= now; });
+        const Target done = locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe);
+        if (done.mapped) {
+          const auto* word = reinterpret_cast<const uint64_t*>(done.mapped);
+          wait_until_ready(call_, [&] { return (seen = __atomic_load_n(word, __ATOMIC_ACQUIRE)) + kBoxes >= now; });
+        } else {
+          Backoff backoff(call_);
+          for (;;) {
+            scheduler().submit(call_, Op{Op::Kind::Get, done, &seen, sizeof seen});
+            if (seen + kBoxes >= now) break;
+            backoff.pause();
+          }
+        }
       }
-      auto* box = reinterpret_cast<Slot::Box*>(locate(call_, "broadcast box", &mine, sizeof(Slot::Box), pe).mapped);
-      memcpy(box->data, source, bytes);
-      __atomic_store_n(&box->stamp, now, __ATOMIC_RELEASE);
+      // The data, then the stamp that says it is there (across nodes, a write behind it).
+      const Target box = locate(call_, "broadcast box", &mine, sizeof(Slot::Box), pe);
+      if (box.mapped) {
+        memcpy(reinterpret_cast<Slot::Box*>(box.mapped)->data, source, bytes);
+        __atomic_store_n(&reinterpret_cast<Slot::Box*>(box.mapped)->stamp, now, __ATOMIC_RELEASE);
+      } else {
+        scheduler().put_in_order(call_, locate(call_, "broadcast box", mine.data, bytes, pe), source, bytes);
+        scheduler().set_word_in_order(call_, locate(call_, "broadcast box", &mine.stamp, sizeof(uint64_t), pe), now);
+      }
     }
     if (to_root && dest != source) memcpy(dest, source, bytes);
   } else {

@@ -63,6 +63,16 @@ class Scheduler {
     network_->put_word(call, remote.pe, remote.segment, remote.offset, value);
     return true;
   }
+  // True where writes to another node land in the order they were posted (or there is no
+  // network): then put_in_order() and set_word_in_order() apply.
+  bool writes_in_order() const { return !network_ || network_->order() != ofi::Transport::Order::None; }
+  // Writes `bytes` from `source` to `remote` (another node's) where writes land in order:
+  // data that its target reads once a word written after it with set_word_in_order() says
+  // so.  The source is free on return; quiet does not wait for the write.
+  void put_in_order(const char* call, const Target& remote, const void* source, size_t bytes) {
+    note_network();
+    network_->put_unconfirmed(call, remote.pe, remote.segment, remote.offset, source, bytes);
+  }
   // A notified put or get (`data`), then its notification with `tag` to the PE whose memory
   // it touched, published once the data landed there (put) or was read (get).  Blocking:
   // returns as submit() does.  An nbi one whose copy is held holds its notification behind

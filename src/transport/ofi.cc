@@ -283,10 +283,14 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
   });
 }
 
-void Transport::put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value) {
+void Transport::put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source,
+                                size_t bytes) {
   flush(call);
-  write_message(call, pe, segment, offset, &value, sizeof value, nullptr, nullptr, Completion::Local);
-  if (sizeof value > inject_size_) wait_writes(call);  // not injected: `value` is read until then
+  for_each_piece(bytes, [&](size_t done, size_t chunk) {
+    write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, nullptr, nullptr,
+                  Completion::Local);
+  });
+  if (bytes > inject_size_) wait_writes(call);  // not injected: the source is read until then
 }
 
 void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi_rma_iov* rma, void* context,

@@ -93,12 +93,16 @@ class Transport {
   // wait or flush() comes (ofi_batch.cc).
   void put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
            bool coalesce = false);
-  // An 8-byte write of `value` to (pe, segment, offset) that only its target watches for
-  // (Order All or Rma): behind the writes before it, locally complete at once, never
-  // delivery-complete and never confirmed by quiet.  The target sees the word change from
-  // its old value to `value`; the bytes of one write land in order, so a reader that waits
-  // for a larger value than the word held never takes a half-written one for it.
-  void put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value);
+  // A write of `bytes` from `source` to (pe, segment, offset) that only its target watches
+  // for (Order All or Rma): behind the writes before it, locally complete on return (the
+  // source is free), never delivery-complete and never confirmed by quiet.
+  void put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
+  // put_unconfirmed of an 8-byte `value`.  The target sees the word change from its old
+  // value to `value`; the bytes of one write land in order, so a reader that waits for a
+  // larger value than the word held never takes a half-written one for it.
+  void put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value) {
+    put_unconfirmed(call, pe, segment, offset, &value, sizeof value);
+  }
   // Writes the open batch of coalesced puts, if any.
   void flush(const char* call) {
     if (batch_open_.load(std::memory_order_acquire)) flush_batch(call);
