@@ -160,7 +160,9 @@ void runtime_init(const char* call, int requested_threads) {
     network->open(call, r.config.ofi_provider, bases, sizes, proxy, r.config.netns,
                   r.config.software_atomics, r.config.aggregate, r.config.notify_messages);
     network->set_timeout(r.config.net_timeout);
-    network->on_notification([](uint64_t data) { notify::deliver(notify::source_of(data), notify::tag_of(data)); });
+    network->on_notification([](uint64_t data) {
+      if (!stamp_landed(data)) notify::deliver(notify::source_of(data), notify::tag_of(data));
+    });
     network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()), r.my_pe);
     // The progress thread's duties (TANDEM_PROXY_*: auto gives them to a thread with a core
     // of its own), set before it starts.

@@ -38,6 +38,37 @@ static_assert(sizeof(Slot) == 37376, "TANDEM_TEAMS in the configuration table gi
 Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
 SlotSet used_slots;    // those of the teams this PE is in
 
+// The stamps that may ride on a write as its notification word: the bank stamps (word
+// b * kBankStamps + rank), then the boxes' (2 * kBankStamps + box).  The word: top bit set,
+// 12 bits of slot (TANDEM_TEAMS is at most 4096), 8 of stamp, 43 of value (a count of
+// collective calls, which would take 2^43 calls to wrap).
+constexpr int kStampBits = 8, kSlotBits = 12, kValueBits = 63 - kSlotBits - kStampBits;
+static_assert(2 * Group::kBankStamps + Group::kBoxes <= (1 << kStampBits), "every stamp has a number");
+
+uint64_t* stamp_word(Slot& s, int stamp) {
+  if (stamp < 2 * Group::kBankStamps) return &s.bank_stamps[stamp / Group::kBankStamps][stamp % Group::kBankStamps];
+  return &s.boxes[stamp - 2 * Group::kBankStamps].stamp;
+}
+
+uint64_t stamp_data(int slot, int stamp, uint64_t value) {
+  return uint64_t{1} << 63 | static_cast<uint64_t>(slot) << (kStampBits + kValueBits) |
+         static_cast<uint64_t>(stamp) << kValueBits | (value & ((uint64_t{1} << kValueBits) - 1));
+}
+
+// Whether data and a stamp behind it can go to another node's PE (put_stamped).
+bool stamps_travel() { return scheduler().writes_in_order() || scheduler().writes_carry_data(); }
+
+// The data (at most one box's) and then its stamp, to another node's PE: one write carrying
+// the stamp where writes carry a notification word, else two writes in order.
+void put_stamped(const char* call, const Target& to, const void* source, size_t bytes, int slot, int stamp,
+                 uint64_t value) {
+  if (scheduler().writes_carry_data())
+    return scheduler().put_carrying(call, to, source, bytes, stamp_data(slot, stamp, value));
+  scheduler().put_in_order(call, to, source, bytes);
+  const uint64_t* word = stamp_word(area[slot], stamp);
+  scheduler().set_word_in_order(call, locate(call, "collective stamp", word, sizeof(uint64_t), to.pe), value);
+}
+
 // `fresh`: the slot is still 0 everywhere (at init), and a faster peer may already be
 // counting on it, so it must not be touched.
 void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_team_config_t* config, bool fresh) {
@@ -74,6 +105,14 @@ void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_te
 }  // namespace
 
 size_t team_area_bytes(size_t teams) { return teams * sizeof(Slot); }
+
+bool stamp_landed(uint64_t data) {
+  if (!(data >> 63)) return false;
+  const int slot = static_cast<int>((data >> (kStampBits + kValueBits)) & ((1u << kSlotBits) - 1));
+  const int stamp = static_cast<int>((data >> kValueBits) & ((1u << kStampBits) - 1));
+  __atomic_store_n(stamp_word(area[slot], stamp), data & ((uint64_t{1} << kValueBits) - 1), __ATOMIC_RELEASE);
+  return true;
+}
 
 void teams_init(const char* call) {
   Runtime& r = rt();
@@ -281,7 +320,7 @@ char* Group::bank(size_t bytes_per_rank) {
 }
 
 bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stride) {
-  if (!team_ || size_ > kBankStamps || !scheduler().writes_in_order()) return false;
+  if (!team_ || size_ > kBankStamps || !stamps_travel()) return false;
   Slot& slot = area[team_->slot];
   const uint64_t now = team_->bank_calls;  // this call's number, counted by bank()
   const int b = bank == slot.banks[0] ? 0 : 1;
@@ -300,8 +339,7 @@ bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stri
       memcpy(at.mapped, from, bytes);
       __atomic_store_n(reinterpret_cast<uint64_t*>(stamp.mapped), now, __ATOMIC_RELEASE);
     } else {
-      scheduler().put_in_order(call_, at, from, bytes);
-      scheduler().set_word_in_order(call_, stamp, now);
+      put_stamped(call_, at, from, bytes, team_->slot, b * kBankStamps + rank_, now);
     }
   }
   for (int r = 0; r < size_; ++r) {
@@ -312,7 +350,7 @@ bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stri
 }
 
 bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
-  if (!team_ || bytes > kBox || size_ == 1 || (!scheduler().writes_in_order() && !on_one_node())) return false;
+  if (!team_ || bytes > kBox || size_ == 1 || (!stamps_travel() && !on_one_node())) return false;
   tandem_team& t = *team_;
   const uint64_t now = ++t.box_calls;
   Slot& slot = area[t.slot];
@@ -344,8 +382,8 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
         memcpy(reinterpret_cast<Slot::Box*>(box.mapped)->data, source, bytes);
         __atomic_store_n(&reinterpret_cast<Slot::Box*>(box.mapped)->stamp, now, __ATOMIC_RELEASE);
       } else {
-        scheduler().put_in_order(call_, locate(call_, "broadcast box", mine.data, bytes, pe), source, bytes);
-        scheduler().set_word_in_order(call_, locate(call_, "broadcast box", &mine.stamp, sizeof(uint64_t), pe), now);
+        put_stamped(call_, locate(call_, "broadcast box", mine.data, bytes, pe), source, bytes, t.slot,
+                    2 * kBankStamps + static_cast<int>(now % kBoxes), now);
       }
     }
     if (to_root && dest != source) memcpy(dest, source, bytes);

@@ -77,6 +77,11 @@ bool team_split(const char* call, tandem_team& parent, int count, const std::vec
 // Frees a team made by a split.
 void team_destroy(const char* call, tandem_team& team);
 
+// A stamp of the team area that rode on a write as its notification word (Group's stamps
+// across nodes): sets the stamp and returns true, or returns false for any other
+// notification (those name a PE below 2^31 in their top half, so their top bit is clear).
+bool stamp_landed(uint64_t data);
+
 // The PEs of one collective call: a team, or an active set with its pSync array.
 class Group {
  public:
@@ -114,23 +119,23 @@ class Group {
   static constexpr size_t kBank = 512;
   char* bank(size_t bytes_per_rank);
   // The push of a collective in which every PE writes into every PE's bank (Group::bank),
-  // without the sync, where writes land in order (on one node; across nodes, a network
-  // that keeps them in order): each PE writes its part and then its stamp, the bank call's
+  // without the sync, where a stamp can follow the data (on one node; across nodes, a
+  // network that keeps writes in order or carries the stamp on the data's write as its
+  // notification word): each PE writes its part and then its stamp, the bank call's
   // number, into the stamps beside the bank, and waits until every PE's stamp has reached
   // this call.  The banks still alternate safely: a PE writes into a bank again only after
   // every PE's stamp of the call in between, which a PE writes only once it is done reading
-  // the bank.  Returns false, doing nothing, where it does not apply (writes that may pass
-  // each other, a team of more than kBankStamps PEs).
+  // the bank.  Returns false, doing nothing, where it does not apply (a network that can
+  // do neither, a team of more than kBankStamps PEs).
   static constexpr int kBankStamps = 64;
   bool push_stamped(char* bank, size_t bytes, const void* data, size_t stride);
   // A small broadcast on a team, with no sync: the root copies the data into every other
-  // PE's box and stamps it with the team's broadcast count (across nodes, writes that land
-  // in order); each PE waits for the stamp in its own box, copies the data out and counts
+  // PE's box and stamps it with the team's broadcast count (across nodes, as push_stamped); each PE waits for the stamp in its own box, copies the data out and counts
   // the broadcast done in its own memory.  The broadcasts take the kBoxes boxes of the slot
   // in turn, so the root runs at most kBoxes broadcasts ahead: before it writes a box it
   // waits until the PE has finished with that box's previous broadcast.  Returns false,
   // doing nothing, where it does not apply (an active set other than all PEs, more than
-  // kBox bytes, PEs on other nodes over a network whose writes may pass each other).
+  // kBox bytes, PEs on other nodes over a network that cannot stamp).
   static constexpr size_t kBox = 1024;
   static constexpr uint64_t kBoxes = 32;
   bool box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);

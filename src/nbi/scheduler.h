@@ -73,6 +73,16 @@ class Scheduler {
     note_network();
     network_->put_unconfirmed(call, remote.pe, remote.segment, remote.offset, source, bytes);
   }
+  // True where a write to another node can carry a word for its target's notification
+  // handler (remote CQ data): then put_carrying() applies.
+  bool writes_carry_data() const { return network_ && network_->notifies_by_data(); }
+  // Writes `bytes` from `source` to `remote` (another node's), carrying `data`, which the
+  // target's progress hands to the notification handler once the bytes have landed.  The
+  // source is free on return; quiet does not wait for the write.
+  void put_carrying(const char* call, const Target& remote, const void* source, size_t bytes, uint64_t data) {
+    note_network();
+    network_->put_unconfirmed_notify(call, remote.pe, remote.segment, remote.offset, source, bytes, data);
+  }
   // A notified put or get (`data`), then its notification with `tag` to the PE whose memory
   // it touched, published once the data landed there (put) or was read (get).  Blocking:
   // returns as submit() does.  An nbi one whose copy is held holds its notification behind

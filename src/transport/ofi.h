@@ -133,6 +133,11 @@ class Transport {
                   uint64_t data);
   void get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes, uint64_t data);
   void notify(const char* call, int pe, uint64_t data);
+  // Where notifications ride on writes: a write of `bytes` (at most the largest message)
+  // carrying `data`, which the target hands to the on_notification() handler once the bytes
+  // have landed; as put_unconfirmed(), locally complete on return and not confirmed by quiet.
+  void put_unconfirmed_notify(const char* call, int pe, int segment, uint64_t offset, const void* source,
+                              size_t bytes, uint64_t data);
   void on_notification(void (*handler)(uint64_t data)) { notification_handler_ = handler; }
   // true: notifications ride on writes as remote CQ data; false: they are messages.
   bool notifies_by_data() const { return notify_by_data_; }

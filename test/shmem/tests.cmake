@@ -110,6 +110,9 @@ tandem_shmem_test(notify_defer PROGRAM notify NP 2 4 ENV TANDEM_DEFER_THRESHOLD=
 foreach(program notify notify_threads)
   tandem_shmem_test(${program}_messages PROGRAM ${program} NP 2 4 ENV TANDEM_NOTIFY=messages LABELS internode)
 endforeach()
+# The collectives' stamps across nodes as ordered writes of their own instead of riding on
+# the data's write (the fallback where writes carry no notification word).
+tandem_shmem_test(collectives_messages PROGRAM collectives NP 2 4 ENV TANDEM_NOTIFY=messages LABELS internode)
 # The producer-consumer example of man 7 tandem_notify, compiled from the page.
 tandem_shmem_test(notify_example)
 # Every man page renders without warnings.
