@@ -58,15 +58,22 @@ uint64_t stamp_data(int slot, int stamp, uint64_t value) {
 // Whether data and a stamp behind it can go to another node's PE (put_stamped).
 bool stamps_travel() { return scheduler().writes_in_order() || scheduler().writes_carry_data(); }
 
-// The data (at most one box's) and then its stamp, to another node's PE: one write carrying
-// the stamp where writes carry a notification word, else two writes in order.
+// The data and then its stamp, to PE `to.pe`: a copy and a store to a node peer; to another
+// node's PE, one write carrying the stamp where writes carry a notification word, else two
+// writes in order (stamps_travel()).
 void put_stamped(const char* call, const Target& to, const void* source, size_t bytes, int slot, int stamp,
                  uint64_t value) {
-  if (scheduler().writes_carry_data())
-    return scheduler().put_carrying(call, to, source, bytes, stamp_data(slot, stamp, value));
-  scheduler().put_in_order(call, to, source, bytes);
-  const uint64_t* word = stamp_word(area[slot], stamp);
-  scheduler().set_word_in_order(call, locate(call, "collective stamp", word, sizeof(uint64_t), to.pe), value);
+  const Target word = locate(call, "collective stamp", stamp_word(area[slot], stamp), sizeof(uint64_t), to.pe);
+  if (to.mapped) {
+    memcpy(to.mapped, source, bytes);
+    __atomic_store_n(reinterpret_cast<uint64_t*>(word.mapped), value, __ATOMIC_RELEASE);
+  } else if (scheduler().writes_carry_data()) {
+    const uint64_t data = stamp_data(slot, stamp, value);
+    scheduler().put_unconfirmed(call, to, source, bytes, &data);
+  } else {
+    scheduler().put_unconfirmed(call, to, source, bytes);
+    scheduler().set_word_in_order(call, word, value);
+  }
 }
 
 // `fresh`: the slot is still 0 everywhere (at init), and a faster peer may already be
@@ -332,15 +339,8 @@ bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stri
       memcpy(place, from, bytes);
       continue;
     }
-    const int pe = team_->pes[static_cast<size_t>(r)];
-    const Target at = locate(call_, "bank", place, bytes, pe);
-    const Target stamp = locate(call_, "bank stamp", &slot.bank_stamps[b][rank_], sizeof(uint64_t), pe);
-    if (at.mapped) {
-      memcpy(at.mapped, from, bytes);
-      __atomic_store_n(reinterpret_cast<uint64_t*>(stamp.mapped), now, __ATOMIC_RELEASE);
-    } else {
-      put_stamped(call_, at, from, bytes, team_->slot, b * kBankStamps + rank_, now);
-    }
+    const Target at = locate(call_, "bank", place, bytes, team_->pes[static_cast<size_t>(r)]);
+    put_stamped(call_, at, from, bytes, team_->slot, b * kBankStamps + rank_, now);
   }
   for (int r = 0; r < size_; ++r) {
     const uint64_t* stamp = &slot.bank_stamps[b][r];
@@ -376,15 +376,9 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
           }
         }
       }
-      // The data, then the stamp that says it is there (across nodes, a write behind it).
-      const Target box = locate(call_, "broadcast box", &mine, sizeof(Slot::Box), pe);
-      if (box.mapped) {
-        memcpy(reinterpret_cast<Slot::Box*>(box.mapped)->data, source, bytes);
-        __atomic_store_n(&reinterpret_cast<Slot::Box*>(box.mapped)->stamp, now, __ATOMIC_RELEASE);
-      } else {
-        put_stamped(call_, locate(call_, "broadcast box", mine.data, bytes, pe), source, bytes, t.slot,
-                    2 * kBankStamps + static_cast<int>(now % kBoxes), now);
-      }
+      // The data, then the stamp that says it is there.
+      put_stamped(call_, locate(call_, "broadcast box", mine.data, bytes, pe), source, bytes, t.slot,
+                  2 * kBankStamps + static_cast<int>(now % kBoxes), now);
     }
     if (to_root && dest != source) memcpy(dest, source, bytes);
   } else {

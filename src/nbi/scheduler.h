@@ -64,24 +64,19 @@ class Scheduler {
     return true;
   }
   // True where writes to another node land in the order they were posted (or there is no
-  // network): then put_in_order() and set_word_in_order() apply.
+  // network): then set_word_in_order() applies, and a put_unconfirmed() lands before it.
   bool writes_in_order() const { return !network_ || network_->order() != ofi::Transport::Order::None; }
-  // Writes `bytes` from `source` to `remote` (another node's) where writes land in order:
-  // data that its target reads once a word written after it with set_word_in_order() says
-  // so.  The source is free on return; quiet does not wait for the write.
-  void put_in_order(const char* call, const Target& remote, const void* source, size_t bytes) {
-    note_network();
-    network_->put_unconfirmed(call, remote.pe, remote.segment, remote.offset, source, bytes);
-  }
   // True where a write to another node can carry a word for its target's notification
-  // handler (remote CQ data): then put_carrying() applies.
+  // handler (remote CQ data): then put_unconfirmed() takes `data`.
   bool writes_carry_data() const { return network_ && network_->notifies_by_data(); }
-  // Writes `bytes` from `source` to `remote` (another node's), carrying `data`, which the
-  // target's progress hands to the notification handler once the bytes have landed.  The
-  // source is free on return; quiet does not wait for the write.
-  void put_carrying(const char* call, const Target& remote, const void* source, size_t bytes, uint64_t data) {
+  // Writes `bytes` from `source` to `remote` (another node's), for data that its target reads
+  // once a word says so: a word written after it with set_word_in_order(), or `data`, which
+  // the write carries and the target's progress hands to the notification handler once the
+  // bytes have landed.  The source is free on return; quiet does not wait for the write.
+  void put_unconfirmed(const char* call, const Target& remote, const void* source, size_t bytes,
+                       const uint64_t* data = nullptr) {
     note_network();
-    network_->put_unconfirmed_notify(call, remote.pe, remote.segment, remote.offset, source, bytes, data);
+    network_->put_unconfirmed(call, remote.pe, remote.segment, remote.offset, source, bytes, data);
   }
   // A notified put or get (`data`), then its notification with `tag` to the PE whose memory
   // it touched, published once the data landed there (put) or was read (get).  Blocking:

@@ -284,11 +284,11 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
 }
 
 void Transport::put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source,
-                                size_t bytes) {
+                                size_t bytes, const uint64_t* data) {
   flush(call);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
-    write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, nullptr, nullptr,
-                  Completion::Local);
+    write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, nullptr,
+                  done + chunk == bytes ? data : nullptr, Completion::Local);
   });
   if (bytes > inject_size_) wait_writes(call);  // not injected: the source is read until then
 }

@@ -96,7 +96,10 @@ class Transport {
   // A write of `bytes` from `source` to (pe, segment, offset) that only its target watches
   // for (Order All or Rma): behind the writes before it, locally complete on return (the
   // source is free), never delivery-complete and never confirmed by quiet.
-  void put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
+  // With `data`, the last write carries it as a notification word (see put_notify), which
+  // the target hands to the on_notification() handler once that write's bytes have landed.
+  void put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+                       const uint64_t* data = nullptr);
   // put_unconfirmed of an 8-byte `value`.  The target sees the word change from its old
   // value to `value`; the bytes of one write land in order, so a reader that waits for a
   // larger value than the word held never takes a half-written one for it.
@@ -133,11 +136,6 @@ class Transport {
                   uint64_t data);
   void get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes, uint64_t data);
   void notify(const char* call, int pe, uint64_t data);
-  // Where notifications ride on writes: a write of `bytes` (at most the largest message)
-  // carrying `data`, which the target hands to the on_notification() handler once the bytes
-  // have landed; as put_unconfirmed(), locally complete on return and not confirmed by quiet.
-  void put_unconfirmed_notify(const char* call, int pe, int segment, uint64_t offset, const void* source,
-                              size_t bytes, uint64_t data);
   void on_notification(void (*handler)(uint64_t data)) { notification_handler_ = handler; }
   // true: notifications ride on writes as remote CQ data; false: they are messages.
   bool notifies_by_data() const { return notify_by_data_; }

@@ -103,13 +103,6 @@ void Transport::put_notify(const char* call, int pe, int segment, uint64_t offse
   write_message(call, pe, segment, offset, from, bytes, nullptr, &data);
 }
 
-void Transport::put_unconfirmed_notify(const char* call, int pe, int segment, uint64_t offset, const void* source,
-                                       size_t bytes, uint64_t data) {
-  flush(call);
-  write_message(call, pe, segment, offset, source, bytes, nullptr, &data, Completion::Local);
-  if (bytes > inject_size_) wait_writes(call);  // not injected: the source is read until then
-}
-
 void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
                                uint64_t data) {
   if (bytes == 0) return notify(call, pe, data);
