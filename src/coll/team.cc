@@ -23,7 +23,7 @@ namespace {
 struct alignas(64) Slot {
   uint64_t counters[tandem_team::kRounds];
   uint64_t exchange;
-  alignas(64) char banks[2][Group::kBank];
+  alignas(64) char banks[2][Group::kBankNetwork];
   alignas(64) uint64_t bank_stamps[2][Group::kBankStamps];  // by bank and writer's rank: its last bank call there
   struct alignas(64) Box {
     uint64_t stamp;  // the broadcast (team's box_calls) whose data the box holds
@@ -33,7 +33,7 @@ struct alignas(64) Slot {
   alignas(64) uint64_t entered;   // the last stamped collective this PE entered (stamp_calls)
   alignas(64) uint64_t reads;     // the reads of this PE's memory that peers have released, all told
 };
-static_assert(sizeof(Slot) == 37376, "TANDEM_TEAMS in the configuration table gives this size");
+static_assert(sizeof(Slot) == 101888, "TANDEM_TEAMS in the configuration table gives this size");
 
 Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
 SlotSet used_slots;    // those of the teams this PE is in
@@ -92,6 +92,8 @@ void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_te
   team.box_read.assign(team.pes.size(), 0);
   team.stamp_calls = 0;
   team.stamp_reads = 0;
+  team.one_node = !r.spans_nodes ||
+                  std::all_of(team.pes.begin(), team.pes.end(), [&](int pe) { return r.heap.peer_base[static_cast<size_t>(pe)]; });
   // The counters, boxes and stamps count from 0 again.  Nothing of the slot's previous team
   // is still on its way here: this PE waited for every count, every broadcast sent to it and
   // every read of its memory before it left that team; and no PE of the new team writes here before the split's last
@@ -260,6 +262,7 @@ void Group::sync() {
 }
 
 bool Group::on_one_node() const {
+  if (team_) return team_->one_node;
   if (!rt().spans_nodes) return true;
   for (int r = 0; r < size_; ++r)
     if (!rt().heap.peer_base[static_cast<size_t>(pe(r))]) return false;
@@ -322,7 +325,7 @@ std::vector<int> Group::free_everywhere(const SlotSet& used, size_t count, const
 }
 
 char* Group::bank(size_t bytes_per_rank) {
-  if (!team_ || bytes_per_rank * static_cast<size_t>(size_) > kBank) return nullptr;
+  if (!team_ || bytes_per_rank * static_cast<size_t>(size_) > (team_->one_node ? kBank : kBankNetwork)) return nullptr;
   return area[team_->slot].banks[team_->bank_calls++ & 1];
 }
 

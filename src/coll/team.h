@@ -39,6 +39,7 @@ struct tandem_team {
   std::vector<uint64_t> box_read;  // rank -> the box_calls that rank was last seen done with
   uint64_t stamp_calls = 0;  // collectives that used the slot's stamps (Group::stamped)
   uint64_t stamp_reads = 0;  // reads of this PE's memory that those calls waited for, all told
+  bool one_node = true;      // every PE of the team on this node (its memory mapped here)
 
   int size() const { return static_cast<int>(pes.size()); }
 };
@@ -115,8 +116,20 @@ class Group {
   // every PE finds all parts in its own memory.  The banks alternate between two per slot:
   // a PE can only write into a bank again after every PE has passed the next collective's
   // sync, that is, has finished reading that bank.  Returns the bank of this call, or
-  // nullptr (an active set, or more than kBank bytes for the whole team).
+  // nullptr (an active set, or more bytes for the whole team than the bank takes: kBank on
+  // one node, kBankNetwork across nodes).
+  //
+  // On one node a push copies each part twice (into the banks, then out of one's own) where
+  // a pull with stamps (Group::stamped) copies it once, so pulls take over from kBank bytes.
+  // Across nodes a pull costs two syncs and a round trip per PE where a push costs one
+  // message per PE, and perf/collectives finds the push faster at every size tried: with 2
+  // PEs on 2 nodes, reductions, fcollect and alltoall of 512 B to 32 KiB per PE take 13-25 us
+  // pushed and 42-48 us pulled; with 4 PEs on 4 nodes (on 2 cores), 1-16 KiB per PE 79-108
+  // us pushed and 204-263 us pulled.  The limit weighs that against memory: the banks take
+  // 2 * kBankNetwork bytes per team slot (TANDEM_TEAMS of them), most of them in pages that
+  // only a push across nodes touches.
   static constexpr size_t kBank = 512;
+  static constexpr size_t kBankNetwork = 32768;
   char* bank(size_t bytes_per_rank);
   // The push of a collective in which every PE writes into every PE's bank (Group::bank),
   // without the sync, where a stamp can follow the data (on one node; across nodes, a

@@ -211,9 +211,10 @@ static void run(shmem_team_t team, const char *name) {
     for (size_t i = 0; i < count; ++i) bad += dst[i] != round * 1000 + (long)i + root;
     CHECK(bad == 0, "%s: back-to-back broadcast %ld of %zu from rank %d: %d wrong", name, round, count, root, bad);
   }
-  /* The other collectives back to back beyond the library's banks (so within a node they
-   * wait for their peers through its stamps), one PE sleeping now and then, every PE
-   * spoiling its source as soon as a call returns: no PE may still be reading it. */
+  /* The other collectives back to back beyond the library's banks within a node (so they
+   * wait for their peers through its stamps) and in its larger banks across nodes (pushed,
+   * the two banks in turn), one PE sleeping now and then, every PE spoiling its source as
+   * soon as a call returns: no PE may still be reading it. */
   for (long round = 0; round < 60; ++round) {
     const size_t block = 64 + (size_t)(round % 3) * 100; /* longs to each PE */
     const int sleeper = (int)(round % n);
