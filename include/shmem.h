@@ -62,6 +62,9 @@
 #define _SHMEM_REDUCE_SYNC_SIZE SHMEM_REDUCE_SYNC_SIZE
 #define _SHMEM_REDUCE_MIN_WRKDATA_SIZE SHMEM_REDUCE_MIN_WRKDATA_SIZE
 
+/* Contexts.  SHMEM_CTX_DEFAULT, like SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED, is a link-time
+ * constant: the address of a library object whose size never changes (the library keeps
+ * what it stands for elsewhere), so a program keeps working with later libraries. */
 typedef struct tandem_ctx *shmem_ctx_t;
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
 
@@ -74,7 +77,7 @@ extern struct tandem_ctx tandem_ctx_default;
 #endif
 #define SHMEM_CTX_DEFAULT ((shmem_ctx_t)&tandem_ctx_default)
 
-/* Teams.  SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are link-time constants. */
+/* Teams.  SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are link-time constants (see Contexts). */
 typedef struct tandem_team *shmem_team_t;
 typedef struct {
   int num_contexts;

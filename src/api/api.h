@@ -21,16 +21,26 @@
   extern "C" RET shmemx_##NAME PARAMS __attribute__((weak, alias("pshmemx_" #NAME))); \
   extern "C" RET pshmemx_##NAME PARAMS
 
+// shmem_ctx_t points to a tandem_ctx.  SHMEM_CTX_DEFAULT is the exported one, whose size the
+// ABI fixes (as tandem_team's); it stands for the record default_context.  A context made by
+// shmem_ctx_create or shmem_team_create_ctx has the address of its Context as its handle.
 struct tandem_ctx {
-  long options;
-  const tandem_team* team;  // PE numbers are ranks in this team; nullptr: world PEs
-  bool in_session = false;  // between shmem_ctx_session_start and _stop
+  long reserved;
 };
 
 namespace tandem {
 
+struct Context {
+  long options = 0;
+  const Team* team = nullptr;  // PE numbers are ranks in this team; nullptr: world PEs
+  bool in_session = false;     // between shmem_ctx_session_start and _stop
+};
+
+// The context behind SHMEM_CTX_DEFAULT.
+extern Context default_context;
+
 // The contexts made by shmem_ctx_create and shmem_team_create_ctx.
-using ContextTable = HandleTable<tandem_ctx, 65536>;
+using ContextTable = HandleTable<Context, 65536>;
 ContextTable& contexts();
 
 // SHMEM_CTX_INVALID is an error; so is a handle that is no live context.
@@ -43,18 +53,29 @@ inline void check_ctx(const char* call, shmem_ctx_t ctx) {
           static_cast<void*>(ctx));
 }
 
-// For the routines that accept SHMEM_CTX_INVALID and do nothing with it: false for it, true
-// for a live context, an error for anything else.
-inline bool ctx_given(const char* call, shmem_ctx_t ctx) {
-  if (ctx == SHMEM_CTX_INVALID) return false;
+// The context behind a handle that check_ctx() accepts.
+inline Context& context_of(shmem_ctx_t ctx) {
+  return ctx == SHMEM_CTX_DEFAULT ? default_context : *reinterpret_cast<Context*>(ctx);
+}
+
+// For the routines that accept SHMEM_CTX_INVALID and do nothing with it: nullptr for it, the
+// context for a live one, an error for anything else.
+inline Context* ctx_given(const char* call, shmem_ctx_t ctx) {
+  if (ctx == SHMEM_CTX_INVALID) return nullptr;
   check_ctx(call, ctx);
-  return true;
+  return &context_of(ctx);
+}
+
+// The handle of a context made by contexts().create(), or SHMEM_CTX_INVALID for nullptr.
+inline shmem_ctx_t handle_of(Context* context) {
+  return context ? reinterpret_cast<shmem_ctx_t>(context) : SHMEM_CTX_INVALID;
 }
 
 // Checks the context and turns `pe`, a rank in the context's team, into a world PE.
 inline int ctx_pe(const char* call, shmem_ctx_t ctx, int pe) {
   check_ctx(call, ctx);
-  return ctx->team ? team_world_pe(call, *ctx->team, pe) : pe;
+  const Team* team = context_of(ctx).team;
+  return team ? team_world_pe(call, *team, pe) : pe;
 }
 
 }  // namespace tandem

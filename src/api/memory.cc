@@ -19,11 +19,11 @@ void check_agreement(const char* call, size_t size, size_t alignment, const void
   Runtime& r = rt();
   const uint64_t mine[3] = {size, alignment, p ? static_cast<uint64_t>(static_cast<const char*>(p) - r.heap.base) : ~0ull};
   for (int i = 0; i < 3; ++i) r.agreement[i] = mine[i];
-  team_sync(call, tandem_team_world);
+  team_sync(call, team_world);
   uint64_t first[3];
   scheduler().submit(call, Op{Op::Kind::Get, locate(call, "agreement", r.agreement, sizeof first, 0), first, sizeof first});
   const bool same = first[0] == mine[0] && first[1] == mine[1] && first[2] == mine[2];
-  team_sync(call, tandem_team_world);  // PE 0's record stays until everyone has read it
+  team_sync(call, team_world);  // PE 0's record stays until everyone has read it
   if (!same)
     fatal(call,
           "this PE asked for %zu bytes (alignment %zu) but PE 0 for %llu bytes (alignment %llu), or "
@@ -36,7 +36,7 @@ void* allocate_collectively(const char* call, size_t size, size_t alignment) {
   check_ready(call);
   void* p = size == 0 ? nullptr : heap_allocate(call, size, alignment);
   if (rt().config.debug) check_agreement(call, size, alignment, p);
-  team_sync(call, tandem_team_world);
+  team_sync(call, team_world);
   return p;
 }
 
@@ -60,7 +60,7 @@ TANDEM_API(void*, calloc, (size_t count, size_t size)) {
   void* p = allocate_collectively(TANDEM_CALL, count * size, SymmetricAllocator::kGranule);
   if (p) memset(p, 0, count * size);
   // Zeroing must be done before a peer can write into the object.
-  if (p) team_sync(TANDEM_CALL, tandem_team_world);
+  if (p) team_sync(TANDEM_CALL, team_world);
   return p;
 }
 
@@ -84,7 +84,7 @@ TANDEM_API(void*, align, (size_t alignment, size_t size)) {
 TANDEM_API(void, free, (void* ptr)) {
   check_ready(TANDEM_CALL);
   scheduler().quiet(TANDEM_CALL);
-  team_sync(TANDEM_CALL, tandem_team_world);  // no PE may still be writing into the object
+  team_sync(TANDEM_CALL, team_world);  // no PE may still be writing into the object
   if (ptr) heap_release(TANDEM_CALL, ptr);
 }
 
@@ -104,13 +104,13 @@ TANDEM_API(void*, realloc, (void* ptr, size_t size)) {
   }
   const size_t old_size = *block;
   scheduler().quiet(TANDEM_CALL);
-  team_sync(TANDEM_CALL, tandem_team_world);
+  team_sync(TANDEM_CALL, team_world);
   void* fresh = heap_allocate(TANDEM_CALL, size, SymmetricAllocator::kGranule);
   if (fresh) {
     memcpy(fresh, ptr, old_size < size ? old_size : size);
     heap_release(TANDEM_CALL, ptr);
   }
-  team_sync(TANDEM_CALL, tandem_team_world);
+  team_sync(TANDEM_CALL, team_world);
   return fresh;
 }
 

@@ -47,10 +47,10 @@ TANDEM_API(void, ctx_pe_quiet, (shmem_ctx_t ctx, const int* target_pes, size_t n
 TANDEM_API(void, barrier_all, (void)) {
   check_ready(TANDEM_CALL);
   scheduler().quiet(TANDEM_CALL);
-  team_sync(TANDEM_CALL, tandem_team_world);
+  team_sync(TANDEM_CALL, team_world);
 }
 
 TANDEM_API(void, sync_all, (void)) {
   check_ready(TANDEM_CALL);
-  team_sync(TANDEM_CALL, tandem_team_world);
+  team_sync(TANDEM_CALL, team_world);
 }

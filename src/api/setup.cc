@@ -21,7 +21,10 @@
 #include "notify/notify.h"
 #include "transport/ofi.h"
 
-struct tandem_ctx tandem_ctx_default = {0, nullptr};
+tandem_ctx tandem_ctx_default;
+namespace tandem {
+Context default_context;
+}  // namespace tandem
 
 namespace tandem {
 
@@ -198,7 +201,7 @@ void runtime_init(const char* call, int requested_threads) {
     atexit(finalize_at_exit);
     registered = true;
   }
-  team_sync(call, tandem_team_world);
+  team_sync(call, team_world);
 
   if (r.my_pe == 0 && (r.config.version || r.config.info))
     printf("Tandem %s, OpenSHMEM %d.%d\n", PACKAGE_VERSION, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION);
@@ -249,7 +252,7 @@ void runtime_finalize(const char* call) {
             static_cast<unsigned long long>(s.early_drains),
             static_cast<unsigned long long>(r.spans_nodes ? network_transport().coalesced_puts() : 0));
   }
-  team_sync(call, tandem_team_world);
+  team_sync(call, team_world);
   if (r.spans_nodes) {
     // Our last barrier signals may still travel; once every PE is past this point no
     // operation targets an endpoint any more, and endpoints can close.
@@ -355,20 +358,17 @@ ContextTable& contexts() {
 TANDEM_API(int, ctx_create, (long options, shmem_ctx_t* ctx)) {
   check_ready(TANDEM_CALL);
   check_buffer(TANDEM_CALL, "ctx", ctx, 1);
-  *ctx = contexts().create(tandem_ctx{options, nullptr});
-  if (*ctx == nullptr) {
-    *ctx = SHMEM_CTX_INVALID;
-    return -1;
-  }
-  return 0;
+  *ctx = handle_of(contexts().create(Context{options, nullptr}));
+  return *ctx == SHMEM_CTX_INVALID ? -1 : 0;
 }
 
 TANDEM_API(void, ctx_destroy, (shmem_ctx_t ctx)) {
   check_ready(TANDEM_CALL);
   if (ctx == SHMEM_CTX_DEFAULT) fatal(TANDEM_CALL, "ctx = SHMEM_CTX_DEFAULT cannot be destroyed");
-  if (!ctx_given(TANDEM_CALL, ctx)) return;
+  Context* context = ctx_given(TANDEM_CALL, ctx);
+  if (!context) return;
   scheduler().quiet(TANDEM_CALL);
-  contexts().destroy(ctx);
+  contexts().destroy(context);
 }
 
 extern "C" void start_pes(int) { runtime_init("start_pes", SHMEM_THREAD_SINGLE); }

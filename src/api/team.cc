@@ -6,27 +6,31 @@
 using namespace tandem;
 
 TANDEM_API(int, team_my_pe, (shmem_team_t team)) {
-  return team_given(TANDEM_CALL, "team", team) ? team->rank : -1;
+  const Team* t = team_given(TANDEM_CALL, "team", team);
+  return t ? t->rank : -1;
 }
 
 TANDEM_API(int, team_n_pes, (shmem_team_t team)) {
-  return team_given(TANDEM_CALL, "team", team) ? team->size() : -1;
+  const Team* t = team_given(TANDEM_CALL, "team", team);
+  return t ? t->size() : -1;
 }
 
 TANDEM_API(int, team_get_config, (shmem_team_t team, long config_mask, shmem_team_config_t* config)) {
-  if (!team_given(TANDEM_CALL, "team", team)) return -1;
+  const Team* t = team_given(TANDEM_CALL, "team", team);
+  if (!t) return -1;
   if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) {
     check_buffer(TANDEM_CALL, "config", config, sizeof *config);
-    config->num_contexts = team->config.num_contexts;
+    config->num_contexts = t->config.num_contexts;
   }
   return 0;
 }
 
 TANDEM_API(int, team_translate_pe, (shmem_team_t src_team, int src_pe, shmem_team_t dest_team)) {
-  const bool given = team_given(TANDEM_CALL, "src_team", src_team);
-  if (!team_given(TANDEM_CALL, "dest_team", dest_team) || !given) return -1;
-  if (src_pe < 0 || src_pe >= src_team->size()) return -1;
-  return dest_team->rank_of[static_cast<size_t>(src_team->pes[static_cast<size_t>(src_pe)])];
+  const Team* from = team_given(TANDEM_CALL, "src_team", src_team);
+  const Team* to = team_given(TANDEM_CALL, "dest_team", dest_team);
+  if (!from || !to) return -1;
+  if (src_pe < 0 || src_pe >= from->size()) return -1;
+  return to->rank_of[static_cast<size_t>(from->pes[static_cast<size_t>(src_pe)])];
 }
 
 TANDEM_API(int, team_split_strided, (shmem_team_t parent_team, int start, int stride, int size,
@@ -35,8 +39,9 @@ TANDEM_API(int, team_split_strided, (shmem_team_t parent_team, int start, int st
   check_ready(call);
   check_buffer(call, "new_team", new_team, sizeof *new_team);
   *new_team = SHMEM_TEAM_INVALID;
-  if (!team_given(call, "parent_team", parent_team)) return -1;
-  tandem_team& parent = *parent_team;
+  Team* given = team_given(call, "parent_team", parent_team);
+  if (!given) return -1;
+  Team& parent = *given;
   const int n = parent.size();
   // An invalid triplet is not an error: the split fails on every PE of the parent (they all
   // see the same arguments), as the specification asks.
@@ -63,8 +68,9 @@ TANDEM_API(int, team_split_2d, (shmem_team_t parent_team, int xrange, const shme
   check_buffer(call, "xaxis_team", xaxis_team, sizeof *xaxis_team);
   check_buffer(call, "yaxis_team", yaxis_team, sizeof *yaxis_team);
   *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
-  if (!team_given(call, "parent_team", parent_team)) return -1;
-  tandem_team& parent = *parent_team;
+  Team* given = team_given(call, "parent_team", parent_team);
+  if (!given) return -1;
+  Team& parent = *given;
   if (xrange < 1) {
     if (rt().config.debug) warn(call, "xrange = %d is not a positive number of PEs: the split fails", xrange);
     return -1;
@@ -87,7 +93,7 @@ TANDEM_API(int, team_split_2d, (shmem_team_t parent_team, int xrange, const shme
 
 TANDEM_API(void, team_destroy, (shmem_team_t team)) {
   // A PE outside a split's new team holds SHMEM_TEAM_INVALID and may pass it here.
-  if (team_given(TANDEM_CALL, "team", team)) team_destroy(TANDEM_CALL, *team);
+  if (Team* t = team_given(TANDEM_CALL, "team", team)) team_destroy(TANDEM_CALL, *t);
 }
 
 TANDEM_API(int, team_sync, (shmem_team_t team)) {
@@ -96,31 +102,30 @@ TANDEM_API(int, team_sync, (shmem_team_t team)) {
 }
 
 TANDEM_API(void*, team_ptr, (shmem_team_t team, const void* dest, int pe)) {
-  if (!team_given(TANDEM_CALL, "team", team) || pe < 0 || pe >= team->size()) return nullptr;
-  return pshmem_ptr(dest, team->pes[static_cast<size_t>(pe)]);
+  const Team* t = team_given(TANDEM_CALL, "team", team);
+  if (!t || pe < 0 || pe >= t->size()) return nullptr;
+  return pshmem_ptr(dest, t->pes[static_cast<size_t>(pe)]);
 }
 
 TANDEM_API(int, team_create_ctx, (shmem_team_t team, long options, shmem_ctx_t* ctx)) {
   check_ready(TANDEM_CALL);
   check_buffer(TANDEM_CALL, "ctx", ctx, sizeof *ctx);
   *ctx = SHMEM_CTX_INVALID;
-  if (!team_given(TANDEM_CALL, "team", team)) return -1;
-  *ctx = contexts().create(tandem_ctx{options, team == SHMEM_TEAM_WORLD ? nullptr : team});
-  if (*ctx == nullptr) {
-    *ctx = SHMEM_CTX_INVALID;
-    return -1;
-  }
-  return 0;
+  const Team* t = team_given(TANDEM_CALL, "team", team);
+  if (!t) return -1;
+  *ctx = handle_of(contexts().create(Context{options, t == &team_world ? nullptr : t}));
+  return *ctx == SHMEM_CTX_INVALID ? -1 : 0;
 }
 
 TANDEM_API(int, ctx_get_team, (shmem_ctx_t ctx, shmem_team_t* team)) {
   check_ready(TANDEM_CALL);
   check_buffer(TANDEM_CALL, "team", team, sizeof *team);
-  if (!ctx_given(TANDEM_CALL, ctx)) {
+  const Context* context = ctx_given(TANDEM_CALL, ctx);
+  if (!context) {
     *team = SHMEM_TEAM_INVALID;
     return -1;
   }
-  *team = ctx->team ? const_cast<tandem_team*>(ctx->team) : SHMEM_TEAM_WORLD;
+  *team = context->team ? handle_of(*context->team) : SHMEM_TEAM_WORLD;
   return 0;
 }
 
@@ -141,13 +146,14 @@ TANDEM_API(void, sync, (int PE_start, int logPE_stride, int PE_size, long* pSync
 // specification advises) leaves nothing of its batch waiting for the next quiet.
 TANDEM_API(void, ctx_session_start, (shmem_ctx_t ctx, long, const shmem_ctx_session_config_t*, long)) {
   check_ready(TANDEM_CALL);
-  if (ctx_given(TANDEM_CALL, ctx)) ctx->in_session = true;
+  if (Context* context = ctx_given(TANDEM_CALL, ctx)) context->in_session = true;
 }
 
 TANDEM_API(void, ctx_session_stop, (shmem_ctx_t ctx)) {
   check_ready(TANDEM_CALL);
-  if (!ctx_given(TANDEM_CALL, ctx) || !ctx->in_session) return;
-  ctx->in_session = false;
+  Context* context = ctx_given(TANDEM_CALL, ctx);
+  if (!context || !context->in_session) return;
+  context->in_session = false;
   scheduler().push_held(TANDEM_CALL);
 }
 

@@ -78,7 +78,7 @@ void accumulate(const char* call, shmemx_win_t win, T* dest, const T* source, si
 
 TANDEM_APIX(int, win_create, (shmem_team_t team, void* base, size_t size, shmemx_win_t* win)) {
   const char* call = TANDEM_CALL;
-  tandem_team& t = team_of(call, "team", team);
+  Team& t = team_of(call, "team", team);
   if (win == nullptr) fatal(call, "win = NULL: expected where to store the window");
   if (size > 0) locate(call, "base", base, size, rt().my_pe);  // symmetric
   *win = tandem_win::create(call, t, base, size);

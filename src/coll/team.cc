@@ -17,11 +17,13 @@ tandem_team tandem_team_shared;
 
 namespace tandem {
 
+Team team_world, team_shared;
+
 namespace {
 
 // One slot of the symmetric team area.
 struct alignas(64) Slot {
-  uint64_t counters[tandem_team::kRounds];
+  uint64_t counters[Team::kRounds];
   uint64_t exchange;
   alignas(64) char banks[2][Group::kBankNetwork];
   alignas(64) uint64_t bank_stamps[2][Group::kBankStamps];  // by bank and writer's rank: its last bank call there
@@ -78,7 +80,7 @@ void put_stamped(const char* call, const Target& to, const void* source, size_t 
 
 // `fresh`: the slot is still 0 everywhere (at init), and a faster peer may already be
 // counting on it, so it must not be touched.
-void make_team(tandem_team& team, int slot, std::vector<int> pes, const shmem_team_config_t* config, bool fresh) {
+void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_config_t* config, bool fresh) {
   const Runtime& r = rt();
   team.slot = slot;
   team.pes = std::move(pes);
@@ -131,37 +133,45 @@ void teams_init(const char* call) {
   used_slots.reset(r.config.teams);
   std::vector<int> world(static_cast<size_t>(r.n_pes));
   for (int pe = 0; pe < r.n_pes; ++pe) world[static_cast<size_t>(pe)] = pe;
-  make_team(tandem_team_world, 0, std::move(world), nullptr, true);
-  make_team(tandem_team_shared, 1, r.local_pes, nullptr, true);
+  make_team(team_world, 0, std::move(world), nullptr, true);
+  make_team(team_shared, 1, r.local_pes, nullptr, true);
 }
 
 // The teams made by splits (the predefined ones are statics).
-HandleTable<tandem_team, 4096>& teams() {
-  static HandleTable<tandem_team, 4096> table;
+HandleTable<Team, 4096>& teams() {
+  static HandleTable<Team, 4096> table;
   return table;
 }
 
-bool team_given(const char* call, const char* what, shmem_team_t team) {
+Team* team_given(const char* call, const char* what, shmem_team_t team) {
   check_ready(call);
-  if (team == SHMEM_TEAM_INVALID) return false;
-  if (__builtin_expect(team != &tandem_team_world && team != &tandem_team_shared && !teams().live(team), 0))
+  if (team == SHMEM_TEAM_WORLD) return &team_world;
+  if (team == SHMEM_TEAM_SHARED) return &team_shared;
+  if (team == SHMEM_TEAM_INVALID) return nullptr;
+  if (__builtin_expect(!teams().live(team), 0))
     fatal(call, "%s = %p is not a team: destroyed, or never made by a split", what, static_cast<void*>(team));
-  return true;
+  return reinterpret_cast<Team*>(team);
 }
 
-tandem_team& team_of(const char* call, const char* what, shmem_team_t team) {
-  if (__builtin_expect(!team_given(call, what, team), 0))
-    fatal(call, "%s = SHMEM_TEAM_INVALID is not a team this PE belongs to", what);
-  return *team;
+Team& team_of(const char* call, const char* what, shmem_team_t team) {
+  Team* given = team_given(call, what, team);
+  if (__builtin_expect(!given, 0)) fatal(call, "%s = SHMEM_TEAM_INVALID is not a team this PE belongs to", what);
+  return *given;
 }
 
-int team_world_pe(const char* call, const tandem_team& team, int rank) {
+shmem_team_t handle_of(const Team& team) {
+  if (&team == &team_world) return SHMEM_TEAM_WORLD;
+  if (&team == &team_shared) return SHMEM_TEAM_SHARED;
+  return reinterpret_cast<shmem_team_t>(const_cast<Team*>(&team));
+}
+
+int team_world_pe(const char* call, const Team& team, int rank) {
   if (__builtin_expect(rank < 0 || rank >= team.size(), 0))
     fatal(call, "pe = %d is out of range for the context's team: expected 0 <= pe < %d", rank, team.size());
   return team.pes[static_cast<size_t>(rank)];
 }
 
-void team_sync(const char* call, tandem_team& team) {
+void team_sync(const char* call, Team& team) {
   const int n = team.size();
   if (n == 1) return;
   const uint64_t epoch = ++team.epoch;
@@ -182,7 +192,7 @@ void team_sync(const char* call, tandem_team& team) {
   }
 }
 
-bool team_split(const char* call, tandem_team& parent, int count, const std::vector<int>* members,
+bool team_split(const char* call, Team& parent, int count, const std::vector<int>* members,
                 const shmem_team_config_t* const* configs, const long* masks, shmem_team_t* out) {
   // Every PE of the parent offers the slots it has free; the new teams take the lowest
   // slots free on all of them.
@@ -195,20 +205,20 @@ bool team_split(const char* call, tandem_team& parent, int count, const std::vec
     std::vector<int> pes;
     pes.reserve(members[t].size());
     for (int rank : members[t]) pes.push_back(parent.pes[static_cast<size_t>(rank)]);
-    tandem_team* team = teams().create();
+    Team* team = teams().create();
     if (team == nullptr) fatal(call, "this PE holds 4096 teams, as many as it can");
     const bool use_config = configs[t] && (masks[t] & SHMEM_TEAM_NUM_CONTEXTS);
     make_team(*team, slots[static_cast<size_t>(t)], std::move(pes), use_config ? configs[t] : nullptr, false);
-    out[t] = team;
+    out[t] = handle_of(*team);
   }
   // No PE may count on a new team's counters before every PE has set them to 0.
   group.sync();
   return ok;
 }
 
-void team_destroy(const char* call, tandem_team& team) {
-  if (&team == &tandem_team_world || &team == &tandem_team_shared)
-    fatal(call, "team = %s cannot be destroyed", &team == &tandem_team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+void team_destroy(const char* call, Team& team) {
+  if (&team == &team_world || &team == &team_shared)
+    fatal(call, "team = %s cannot be destroyed", &team == &team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
   scheduler().quiet(call);
   used_slots.give(team.slot);
   teams().destroy(&team);
@@ -237,7 +247,7 @@ Group::Group(const char* call, int start, int log_stride, int size, long* psync,
   // one's own memory, a round trip), and its banks give small collectives one sync instead
   // of two.  Every PE makes its collective calls in the same order whichever form it uses, so
   // the team's counters stay in step; pSync is left untouched, holding SHMEM_SYNC_VALUE.
-  if (start == 0 && size == r.n_pes) team_ = &tandem_team_world;
+  if (start == 0 && size == r.n_pes) team_ = &team_world;
 }
 
 int Group::rank_of_root(int root, const char* what) const {
@@ -354,7 +364,7 @@ bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stri
 
 bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
   if (!team_ || bytes > kBox || size_ == 1 || (!stamps_travel() && !on_one_node())) return false;
-  tandem_team& t = *team_;
+  Team& t = *team_;
   const uint64_t now = ++t.box_calls;
   Slot& slot = area[t.slot];
   Slot::Box& mine = slot.boxes[now % kBoxes];

@@ -25,7 +25,20 @@
 
 #include "core/slot_set.h"
 
+// shmem_team_t points to a tandem_team.  SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are the two
+// exported ones, whose size the ABI fixes (a program holds a copy of them, as large as at its
+// link); they stand for the records team_world and team_shared.  A team made by a split has
+// the address of its Team as its handle.
 struct tandem_team {
+  long reserved;
+};
+
+extern "C" tandem_team tandem_team_world;
+extern "C" tandem_team tandem_team_shared;
+
+namespace tandem {
+
+struct Team {
   static constexpr int kRounds = 32;  // enough rounds for 2^32 PEs
 
   int slot = -1;
@@ -44,10 +57,8 @@ struct tandem_team {
   int size() const { return static_cast<int>(pes.size()); }
 };
 
-extern "C" tandem_team tandem_team_world;
-extern "C" tandem_team tandem_team_shared;
-
-namespace tandem {
+// The teams behind SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED.
+extern Team team_world, team_shared;
 
 // Collective over all PEs, during shmem_init: takes the team area (TANDEM_TEAMS slots) from
 // the symmetric heap and makes SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED.
@@ -57,26 +68,28 @@ size_t team_area_bytes(size_t teams);
 
 // The team behind a handle, or a fatal error naming `call` and `what` when it is
 // SHMEM_TEAM_INVALID or no live team (destroyed, or never made by a split).
-tandem_team& team_of(const char* call, const char* what, shmem_team_t team);
-// For the routines that accept SHMEM_TEAM_INVALID (and return -1 or do nothing): false for
-// it, true for a live team, a fatal error for anything else.
-bool team_given(const char* call, const char* what, shmem_team_t team);
+Team& team_of(const char* call, const char* what, shmem_team_t team);
+// For the routines that accept SHMEM_TEAM_INVALID (and return -1 or do nothing): nullptr
+// for it, the team for a live one, a fatal error for anything else.
+Team* team_given(const char* call, const char* what, shmem_team_t team);
+// The handle of a team.
+shmem_team_t handle_of(const Team& team);
 
 // The world PE of `rank` in `team`, or a fatal error when the rank is out of range.
-int team_world_pe(const char* call, const tandem_team& team, int rank);
+int team_world_pe(const char* call, const Team& team, int rank);
 
 // Returns once every PE of `team` has called it (no completion of communication).
-void team_sync(const char* call, tandem_team& team);
+void team_sync(const char* call, Team& team);
 
 // A split of `parent`: this PE's new teams (up to two, from split_2d) are given by their
 // members as parent ranks (an empty list: this PE is not in that team).  Every PE of the
 // parent calls it with the same number of teams.  Returns false, with every handle
 // SHMEM_TEAM_INVALID, when the parent's PEs have no slot free in common.
-bool team_split(const char* call, tandem_team& parent, int count, const std::vector<int>* members,
+bool team_split(const char* call, Team& parent, int count, const std::vector<int>* members,
                 const shmem_team_config_t* const* configs, const long* masks, shmem_team_t* out);
 
 // Frees a team made by a split.
-void team_destroy(const char* call, tandem_team& team);
+void team_destroy(const char* call, Team& team);
 
 // A stamp of the team area that rode on a write as its notification word (Group's stamps
 // across nodes): sets the stamp and returns true, or returns false for any other
@@ -86,7 +99,7 @@ bool stamp_landed(uint64_t data);
 // The PEs of one collective call: a team, or an active set with its pSync array.
 class Group {
  public:
-  Group(const char* call, tandem_team& team) : call_(call), team_(&team), size_(team.size()), rank_(team.rank) {}
+  Group(const char* call, Team& team) : call_(call), team_(&team), size_(team.size()), rank_(team.rank) {}
   Group(const char* call, int start, int log_stride, int size, long* psync, size_t psync_len);
 
   int size() const { return size_; }
@@ -175,7 +188,7 @@ class Group {
   uint64_t* exchange() const;  // the symmetric word behind offer()
 
   const char* call_;
-  tandem_team* team_ = nullptr;
+  Team* team_ = nullptr;
   int start_ = 0, stride_ = 1, size_ = 1, rank_ = -1;
   long* psync_ = nullptr;
 };

@@ -92,12 +92,12 @@ void windows_init(const char* call) {
 using namespace tandem;
 using namespace tandem::epoch;
 
-tandem_win::tandem_win(tandem_team& team, int slot, char* base, size_t size)
+tandem_win::tandem_win(Team& team, int slot, char* base, size_t size)
     : team_(&team), slot_(slot), base_(base), size_(size), targets_(static_cast<size_t>(team.size())) {}
 
 bool tandem_win::at_once() const { return strategy() == Strategy::Eager || strategy() == Strategy::Adaptive; }
 
-tandem_win* tandem_win::create(const char* call, tandem_team& team, void* base, size_t size) {
+tandem_win* tandem_win::create(const char* call, Team& team, void* base, size_t size) {
   // The lowest slot free on every PE of the team, as a team split picks its slot.
   Group group(call, team);
   const std::vector<int> slots = group.free_everywhere(used_slots, 1, "windows", "TANDEM_WINDOWS");

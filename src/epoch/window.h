@@ -77,7 +77,7 @@ struct tandem_win {
 
   // Collective over `team`: a window on [base, base + size), or nullptr (every PE of the
   // team) when no slot is free on all of them.
-  static tandem_win* create(const char* call, tandem_team& team, void* base, size_t size);
+  static tandem_win* create(const char* call, tandem::Team& team, void* base, size_t size);
   // Collective over the team; no epoch may be open.
   void free(const char* call);
 
@@ -144,7 +144,7 @@ struct tandem_win {
     LockType lock = LockType::None;  // the lock this PE holds, or asked for, on it
   };
 
-  tandem_win(tandem_team& team, int slot, char* base, size_t size);
+  tandem_win(tandem::Team& team, int slot, char* base, size_t size);
   Epoch epoch_of(int rank) const;
   void check_rank(const char* call, int rank) const;
   // Whether a target goes back to an open fence epoch when its access or lock epoch ends:
@@ -182,7 +182,7 @@ struct tandem_win {
   void close(const char* call, const std::vector<int>& ranks, Word signal_word, Value signal_value);
   void acquire(const char* call, int rank);
 
-  tandem_team* team_;
+  tandem::Team* team_;
   int slot_;
   char* base_;
   size_t size_;
