@@ -65,7 +65,8 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
   if (bytes > 0) locate(call, "dest", dest, bytes, rt().my_pe);  // symmetric, whole
   if (bytes > 0 && g.box_broadcast(dest, source, bytes, root, to_root)) return;
   if (char* bank = bytes > 0 ? g.bank(bytes) : nullptr) {
-    // Small: the root pushes into every bank (its own place there), one sync.
+    // Small, where the boxes do not apply: the root pushes into every bank (its own place
+    // there), one sync.
     push_and_sync(g, bank, bytes, source, 0, g.rank() == root);
     if (g.rank() != root || to_root) memcpy(dest, bank + static_cast<size_t>(root) * bytes, bytes);
     return;

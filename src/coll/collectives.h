@@ -14,8 +14,8 @@
 // its own bank.  One sync instead of two; dest is still written only by its owner.  Where
 // writes land in order (one node; a network that keeps them in order), a stamp written
 // behind each part replaces the sync (Group::push_stamped).  A small broadcast on a team
-// needs no sync at all there: the root writes into each PE's box and only waits for a PE
-// that is Group::kBoxes broadcasts behind (Group::box_broadcast).
+// needs no sync at all there: the root writes into each PE's boxes and only waits for a PE
+// that is a whole ring of boxes behind (Group::box_broadcast).
 // Larger ones on a team within one node still pull, but stamps replace the two syncs
 // (Group::stamped): a PE waits only for the PEs it reads from to enter, and for the PEs
 // that read from it to be done.

@@ -27,15 +27,14 @@ struct alignas(64) Slot {
   uint64_t exchange;
   alignas(64) char banks[2][Group::kBankNetwork];
   alignas(64) uint64_t bank_stamps[2][Group::kBankStamps];  // by bank and writer's rank: its last bank call there
-  struct alignas(64) Box {
-    uint64_t stamp;  // the broadcast (team's box_calls) whose data the box holds
-    alignas(64) char data[Group::kBox];
-  } boxes[Group::kBoxes];
-  alignas(64) uint64_t box_done;  // the last broadcast this PE finished with (box_calls)
+  // By box: the boxes_used at the end of the broadcast whose last box it is.
+  alignas(64) uint64_t box_stamps[Group::kBoxes];
+  alignas(64) char boxes[Group::kBoxes][Group::kBox];
+  alignas(64) uint64_t box_done;  // the boxes_used at the end of the last broadcast this PE finished with
   alignas(64) uint64_t entered;   // the last stamped collective this PE entered (stamp_calls)
   alignas(64) uint64_t reads;     // the reads of this PE's memory that peers have released, all told
 };
-static_assert(sizeof(Slot) == 101888, "TANDEM_TEAMS in the configuration table gives this size");
+static_assert(sizeof(Slot) == 100096, "TANDEM_TEAMS in the configuration table gives this size");
 
 Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
 SlotSet used_slots;    // those of the teams this PE is in
@@ -49,7 +48,7 @@ static_assert(2 * Group::kBankStamps + Group::kBoxes <= (1 << kStampBits), "ever
 
 uint64_t* stamp_word(Slot& s, int stamp) {
   if (stamp < 2 * Group::kBankStamps) return &s.bank_stamps[stamp / Group::kBankStamps][stamp % Group::kBankStamps];
-  return &s.boxes[stamp - 2 * Group::kBankStamps].stamp;
+  return &s.box_stamps[stamp - 2 * Group::kBankStamps];
 }
 
 uint64_t stamp_data(int slot, int stamp, uint64_t value) {
@@ -90,7 +89,8 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
   team.config = config ? *config : shmem_team_config_t{};
   team.epoch = 0;
   team.bank_calls = 0;
-  team.box_calls = 0;
+  team.boxes_used = 0;
+  team.box_until.assign(Group::kBoxes, 0);
   team.box_read.assign(team.pes.size(), 0);
   team.stamp_calls = 0;
   team.stamp_reads = 0;
@@ -103,7 +103,7 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
   if (!fresh) {
     Slot& s = area[slot];
     for (uint64_t& counter : s.counters) __atomic_store_n(&counter, 0, __ATOMIC_RELAXED);
-    for (Slot::Box& box : s.boxes) __atomic_store_n(&box.stamp, 0, __ATOMIC_RELAXED);
+    for (uint64_t& stamp : s.box_stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.box_done, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.entered, 0, __ATOMIC_RELAXED);
     for (auto& stamps : s.bank_stamps)
@@ -363,42 +363,56 @@ bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stri
 }
 
 bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
-  if (!team_ || bytes > kBox || size_ == 1 || (!stamps_travel() && !on_one_node())) return false;
+  if (!team_ || size_ == 1 || bytes > (team_->one_node ? kBox : kBoxNetwork) || (!stamps_travel() && !team_->one_node))
+    return false;
   Team& t = *team_;
-  const uint64_t now = ++t.box_calls;
+  // The boxes of this broadcast, [first, end) counted over the ring's turns.
+  const uint64_t count = std::max<uint64_t>(1, (bytes + kBox - 1) / kBox);
+  uint64_t first = t.boxes_used;
+  if (first % kBoxes + count > kBoxes) first += kBoxes - first % kBoxes;
+  const uint64_t end = t.boxes_used = first + count;
+  // Every PE must be done with the broadcasts that last took these boxes.
+  uint64_t before = 0;
+  for (uint64_t b = first; b < end; ++b) {
+    uint64_t& until = t.box_until[b % kBoxes];
+    before = std::max(before, until);
+    until = end;
+  }
   Slot& slot = area[t.slot];
-  Slot::Box& mine = slot.boxes[now % kBoxes];
+  char* data = slot.boxes[first % kBoxes];
+  const int last = static_cast<int>((end - 1) % kBoxes);
   if (rank_ == root) {
     for (int r = 0; r < size_; ++r) {
       if (r == rank_) continue;
       const int pe = t.pes[static_cast<size_t>(r)];
-      // The box's previous broadcast was now - kBoxes: the PE must be done with it.  Another
-      // node's count is read with a get, once per kBoxes broadcasts while the PE keeps up.
+      // Another node's count is read with a get, and only when the one last seen is too
+      // old: about once per turn of the ring while the PE keeps up.
       uint64_t& seen = t.box_read[static_cast<size_t>(r)];
-      if (seen + kBoxes < now) {
+      if (seen < before) {
         const Target done = locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe);
         if (done.mapped) {
           const auto* word = reinterpret_cast<const uint64_t*>(done.mapped);
-          wait_until_ready(call_, [&] { return (seen = __atomic_load_n(word, __ATOMIC_ACQUIRE)) + kBoxes >= now; });
+          wait_until_ready(call_, [&] { return (seen = __atomic_load_n(word, __ATOMIC_ACQUIRE)) >= before; });
         } else {
           Backoff backoff(call_);
           for (;;) {
             scheduler().submit(call_, Op{Op::Kind::Get, done, &seen, sizeof seen});
-            if (seen + kBoxes >= now) break;
+            if (seen >= before) break;
             backoff.pause();
           }
         }
       }
-      // The data, then the stamp that says it is there.
-      put_stamped(call_, locate(call_, "broadcast box", mine.data, bytes, pe), source, bytes, t.slot,
-                  2 * kBankStamps + static_cast<int>(now % kBoxes), now);
+      // The data, then the stamp in the last box that says it is there.
+      put_stamped(call_, locate(call_, "broadcast box", data, bytes, pe), source, bytes, t.slot,
+                  2 * kBankStamps + last, end);
     }
     if (to_root && dest != source) memcpy(dest, source, bytes);
   } else {
-    wait_until_ready(call_, [&] { return __atomic_load_n(&mine.stamp, __ATOMIC_ACQUIRE) == now; });
-    memcpy(dest, mine.data, bytes);
+    const uint64_t* stamp = &slot.box_stamps[last];
+    wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) == end; });
+    memcpy(dest, data, bytes);
   }
-  __atomic_store_n(&slot.box_done, now, __ATOMIC_RELEASE);
+  __atomic_store_n(&slot.box_done, end, __ATOMIC_RELEASE);
   return true;
 }
 
