@@ -58,6 +58,17 @@ void push_all(Group& g, char* bank, size_t bytes, const void* data, size_t strid
   if (!g.push_stamped(bank, bytes, data, stride)) push_and_sync(g, bank, bytes, data, stride);
 }
 
+void gather_all(Group& g, char* bank, size_t bytes, const void* data) {
+  if (!g.doubles()) return push_all(g, bank, bytes, data, 0);
+  // In round j each PE sends the 2^j blocks it has to the rank 2^j away, into their places
+  // in that PE's bank.
+  memcpy(bank + static_cast<size_t>(g.rank()) * bytes, data, bytes);
+  for (int distance = 1; distance < g.size(); distance <<= 1) {
+    char* place = bank + static_cast<size_t>(g.rank() & ~(distance - 1)) * bytes;  // the blocks this PE has
+    g.swap_stamped(bank, place, static_cast<size_t>(distance) * bytes, place, g.rank() ^ distance);
+  }
+}
+
 void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root, bool to_root) {
   const char* call = g.call();
   check_buffer(call, "dest", dest, bytes);
@@ -98,7 +109,7 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
     // Small fcollect: every PE's block in every bank, one sync.
     check_buffer(call, "dest", dest, bytes * static_cast<size_t>(g.size()));
     locate(call, "dest", dest, bytes * static_cast<size_t>(g.size()), rt().my_pe);
-    push_all(g, bank, bytes, source, 0);
+    gather_all(g, bank, bytes, source);
     memcpy(dest, bank, bytes * static_cast<size_t>(g.size()));
     return;
   }

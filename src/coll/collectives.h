@@ -13,7 +13,9 @@
 // instead: each PE writes its part into every PE's bank, then one sync, then each PE reads
 // its own bank.  One sync instead of two; dest is still written only by its owner.  Where
 // writes land in order (one node; a network that keeps them in order), a stamp written
-// behind each part replaces the sync (Group::push_stamped).  A small broadcast on a team
+// behind each part replaces the sync (Group::push_stamped); across nodes, on 2^k PEs,
+// reductions and fcollect gather the parts in rounds of recursive doubling instead, log2(n)
+// messages a PE (Group::doubles).  A small broadcast on a team
 // needs no sync at all there: the root writes into each PE's boxes and only waits for a PE
 // that is a whole ring of boxes behind (Group::box_broadcast).
 // Larger ones on a team within one node still pull, but stamps replace the two syncs
@@ -46,6 +48,9 @@ void push_and_sync(Group& g, char* bank, size_t bytes, const void* data, size_t 
 // The push of a collective in which every PE has a part for every PE: with stamps instead of
 // the sync where writes land in order (Group::push_stamped), else push_and_sync.
 void push_all(Group& g, char* bank, size_t bytes, const void* data, size_t stride);
+// Every PE's `bytes` from `data` into its place of every PE's bank: in rounds of recursive
+// doubling where the group doubles (Group::doubles), else push_all.
+void gather_all(Group& g, char* bank, size_t bytes, const void* data);
 
 // dest on every PE of the group receives `bytes` from source on the root (rank `root`); the
 // root's own dest too when `to_root`.
@@ -172,8 +177,8 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   T* result = static_cast<T*>(scratch(count * sizeof(T), 0));
   if (ranks == 0) std::fill(result, result + count, T());
   if (char* bank = count > 0 ? g.bank(count * sizeof(T)) : nullptr) {
-    // Small: every PE's source in every PE's bank, one sync, then a fold of local memory.
-    push_all(g, bank, count * sizeof(T), source, 0);
+    // Small: every PE's source in every PE's bank, then a fold of local memory.
+    gather_all(g, bank, count * sizeof(T), source);
     if (ranks > 0) {
       const T* in = reinterpret_cast<const T*>(bank);
       memcpy(static_cast<void*>(result), in, count * sizeof(T));

@@ -362,6 +362,21 @@ bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stri
   return true;
 }
 
+bool Group::doubles() const {
+  return team_ && !team_->one_node && size_ >= 4 && (size_ & (size_ - 1)) == 0 && size_ <= kBankStamps &&
+         stamps_travel();
+}
+
+void Group::swap_stamped(char* bank, char* place, size_t bytes, const void* data, int partner) {
+  Slot& slot = area[team_->slot];
+  const uint64_t now = team_->bank_calls;
+  const int b = bank == slot.banks[0] ? 0 : 1;
+  const Target at = locate(call_, "bank", place, bytes, team_->pes[static_cast<size_t>(partner)]);
+  put_stamped(call_, at, data, bytes, team_->slot, b * kBankStamps + rank_, now);
+  const uint64_t* stamp = &slot.bank_stamps[b][partner];
+  wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
+}
+
 bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
   if (!team_ || size_ == 1 || bytes > (team_->one_node ? kBox : kBoxNetwork) || (!stamps_travel() && !team_->one_node))
     return false;

@@ -156,6 +156,20 @@ class Group {
   // do neither, a team of more than kBankStamps PEs).
   static constexpr int kBankStamps = 64;
   bool push_stamped(char* bank, size_t bytes, const void* data, size_t stride);
+  // Whether a collective that gathers every PE's part into every bank may do it in rounds
+  // of recursive doubling (swap_stamped): on a team of 4 or more PEs, a power of two, that
+  // spans nodes over a network where stamps travel.  Each PE then sends log2(n) messages
+  // instead of n - 1, one after the other.  perf/collectives, reductions and fcollect of
+  // 8 B-8 KiB, 3 alternating runs: 4 PEs on 4 nodes (on 2 cores) 61-85 us against 68-119 us
+  // pushed to every PE at once (1.1x at 8 B, 1.3x from 128 B); 4 PEs on 2 nodes 34-55 us
+  // against 47-86 (1.3-1.6x).
+  bool doubles() const;
+  // One round of recursive doubling through the bank of this call: writes `bytes` from
+  // `data` into `place` of the bank of rank `partner` and stamps it, then waits for that
+  // rank's stamp in this PE's bank.  The banks alternate as with push_stamped: a PE's last
+  // round brings parts that every PE sent once it had entered the call, so every PE is done
+  // with the call before, and thus with the other bank.
+  void swap_stamped(char* bank, char* place, size_t bytes, const void* data, int partner);
   // A small broadcast on a team, with no sync: the root copies the data into every other
   // PE's boxes and stamps the last of them (across nodes, as push_stamped); each PE waits
   // for the stamp in its own memory, copies the data out and counts the broadcast done

@@ -169,6 +169,10 @@ tandem_shmem_test(lock)
 # Teams and collectives, also on 3 PEs (a team size that is not a power of two).
 tandem_shmem_test(teams NP 1 2 3 4)
 tandem_shmem_test(collectives NP 1 2 3 4)
+# Eight PEs across nodes: three rounds of the recursive doubling that small reductions and
+# fcollects take there.
+tandem_shmem_run(collectives_np8_nodes8 "api;internode" 8 collectives --nodes 8)
+tandem_shmem_run(collectives_np8_nodes2 "api;internode" 8 collectives --nodes 2)
 tandem_shmem_test(collectives_legacy NP 1 2 3 4)
 # Window epochs under each issue strategy (adaptive by default); hybrid also with a queue of
 # one (a target is opened by its first operation).
