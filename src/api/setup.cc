@@ -22,11 +22,10 @@
 #include "transport/ofi.h"
 
 tandem_ctx tandem_ctx_default;
-namespace tandem {
-Context default_context;
-}  // namespace tandem
 
 namespace tandem {
+
+Context default_context;
 
 void runtime_finalize(const char* call);
 

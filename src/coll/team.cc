@@ -94,8 +94,7 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
   team.box_read.assign(team.pes.size(), 0);
   team.stamp_calls = 0;
   team.stamp_reads = 0;
-  team.one_node = !r.spans_nodes ||
-                  std::all_of(team.pes.begin(), team.pes.end(), [&](int pe) { return r.heap.peer_base[static_cast<size_t>(pe)]; });
+  team.one_node = std::all_of(team.pes.begin(), team.pes.end(), [&](int pe) { return r.is_local(pe); });
   // The counters, boxes and stamps count from 0 again.  Nothing of the slot's previous team
   // is still on its way here: this PE waited for every count, every broadcast sent to it and
   // every read of its memory before it left that team; and no PE of the new team writes here before the split's last
@@ -275,7 +274,7 @@ bool Group::on_one_node() const {
   if (team_) return team_->one_node;
   if (!rt().spans_nodes) return true;
   for (int r = 0; r < size_; ++r)
-    if (!rt().heap.peer_base[static_cast<size_t>(pe(r))]) return false;
+    if (!rt().is_local(pe(r))) return false;
   return true;
 }
 
