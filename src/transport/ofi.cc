@@ -38,6 +38,21 @@ bool needed(AtomicOp op, AtomicType type) {
          !(op == AtomicOp::CompareSwap || op == AtomicOp::And || op == AtomicOp::Or || op == AtomicOp::Xor);
 }
 
+// The message of an atomic on `target` at `peer` with the operands in `operand`.
+fi_msg_atomic atomic_message(const fi_ioc* operand, const fi_rma_ioc* target, fi_addr_t peer, fi_datatype type,
+                             fi_op op, void* context) {
+  fi_msg_atomic msg{};
+  msg.msg_iov = operand;
+  msg.iov_count = 1;
+  msg.addr = peer;
+  msg.rma_iov = target;
+  msg.rma_iov_count = 1;
+  msg.datatype = type;
+  msg.op = op;
+  msg.context = context;
+  return msg;
+}
+
 }  // namespace
 
 const char* atomic_op_name(AtomicOp op) {
@@ -118,7 +133,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   inject_size_ = info_->tx_attr->inject_size;
   notify_by_data_ = !notify_messages && info_->domain_attr->cq_data_size >= sizeof(uint64_t);
   coalesce_ = coalesce;
-  if (coalesce_ && !batches_) batches_.reset(new Batch[kBatches]);
+  if (!batches_) batches_.reset(new Batch[kBatches]);  // coalesced puts, staged writes
 
   check(call, fi_fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
   check(call, fi_domain(fabric_, info_, &domain_, nullptr), "fi_domain");
@@ -129,20 +144,16 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   fi_cq_attr cq_attr{};
   cq_attr.format = FI_CQ_FORMAT_DATA;  // remote CQ data: notifications
   cq_attr.wait_obj = waitable ? FI_WAIT_FD : FI_WAIT_NONE;
+  // Room for a completion of everything the endpoint can have in flight at once (posts
+  // beyond that are refused until progress has read completions).
+  cq_attr.size = info_->tx_attr->size + info_->rx_attr->size;
   check(call, fi_cq_open(domain_, &cq_attr, &cq_, nullptr), "fi_cq_open");
-  fi_cntr_attr cntr_attr{};
-  cntr_attr.events = FI_CNTR_EVENTS_COMP;
-  cntr_attr.wait_obj = FI_WAIT_NONE;
-  check(call, fi_cntr_open(domain_, &cntr_attr, &write_counter_, nullptr), "fi_cntr_open");
-  check(call, fi_cntr_open(domain_, &cntr_attr, &read_counter_, nullptr), "fi_cntr_open");
   check(call, fi_ep_bind(ep_, &av_->fid, 0), "fi_ep_bind(av)");
   // Transmits complete into the CQ only when asked (FI_COMPLETION), receives always: some
   // providers (sockets) report a notification (a write's remote CQ data) only to a receive
   // side bound without FI_SELECTIVE_COMPLETION.
   check(call, fi_ep_bind(ep_, &cq_->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION), "fi_ep_bind(cq, transmit)");
   check(call, fi_ep_bind(ep_, &cq_->fid, FI_RECV), "fi_ep_bind(cq, receive)");
-  check(call, fi_ep_bind(ep_, &write_counter_->fid, FI_WRITE), "fi_ep_bind(write counter)");
-  check(call, fi_ep_bind(ep_, &read_counter_->fid, FI_READ), "fi_ep_bind(read counter)");
   check(call, fi_enable(ep_), "fi_enable");
   // Some providers (sockets with manual progress) have no wait object to hand out; then
   // wait_for_activity() polls with short sleeps instead.
@@ -188,6 +199,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   }
   inbox_.assign(kInbox, Incoming{});
   for (Incoming& slot : inbox_) post_receive(&slot);
+  if (!operand_slots_) operand_slots_.reset(new OperandSlot[kOperandSlots]);
   if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
 }
 
@@ -245,8 +257,6 @@ void Transport::close() {
   fi_close(&ep_->fid);
   fi_close(&av_->fid);
   fi_close(&cq_->fid);
-  fi_close(&write_counter_->fid);
-  fi_close(&read_counter_->fid);
   fi_close(&domain_->fid);
   fi_close(&fabric_->fid);
   fi_freeinfo(info_);
@@ -256,6 +266,7 @@ void Transport::close() {
   run_pe_ = -1;
   for (size_t i = 0; batches_ && i < kBatches; ++i) batches_[i].in_flight = false;
   for (size_t i = 0; runs_ && i < kRunsInFlight; ++i) runs_[i].in_flight = false;
+  for (size_t i = 0; operand_slots_ && i < kOperandSlots; ++i) operand_slots_[i].busy = false;
   for (int& fd : wake_pipe_)
     if (fd >= 0) {
       ::close(fd);
@@ -286,6 +297,14 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
 void Transport::put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                 size_t bytes, const uint64_t* data) {
   flush(call);
+  if (bytes > inject_size_ && bytes <= kBatchBytes) {
+    // Too large to inject: a copy in a free batch goes instead, freed by its completion, so
+    // the PE need not wait for the write to leave.
+    if (Batch* staged = take_batch()) {
+      memcpy(staged->data, source, bytes);
+      return write_message(call, pe, segment, offset, staged->data, bytes, staged, data, Completion::Local);
+    }
+  }
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, nullptr,
                   done + chunk == bytes ? data : nullptr, Completion::Local);
@@ -322,13 +341,19 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   const bool landed = order_ == Order::None || completion == Completion::Landed ||
                       (completion == Completion::Confirmed && note_write(pe, true));
   uint64_t flags = landed ? FI_DELIVERY_COMPLETE : 0;
-  if (context) flags |= FI_COMPLETION;
+  const bool injected = !context && bytes <= inject_size_;  // the source is free at once
+  if (injected) flags |= FI_INJECT;
+  // Counted where it must land, or holds the source until it completes; a counted injected
+  // write is copied by the provider.
+  if (landed || !injected) {
+    flags |= FI_COMPLETION;
+    if (!context) msg.context = &counted_write_;
+    writes_issued_.fetch_add(1);  // sequentially consistent: see sleeping_
+  }
   if (data) {
     flags |= FI_REMOTE_CQ_DATA;
     msg.data = *data;
   }
-  if (!context && bytes <= inject_size_) flags |= FI_INJECT;  // the source is free at once
-  writes_issued_.fetch_add(1);  // sequentially consistent: see sleeping_
   Backoff backoff = Backoff::without_progress();
   post(call, "a write to", pe, backoff, [&] { return fi_writemsg(ep_, &msg, flags); });
   if (bytes > inject_size_) wake_if_sleeping();
@@ -347,15 +372,8 @@ void Transport::read_message(const char* call, int pe, int segment, uint64_t off
 
 void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
   flush(call);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
-  Backoff backoff = Backoff::without_progress();
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
-    reads_issued_.fetch_add(1, std::memory_order_acq_rel);
-    post(call, "a read from", pe, backoff, [&] {
-      return fi_read(ep_, static_cast<char*>(dest) + done, chunk, nullptr, peer,
-                     remote_address(pe, segment, offset + done), key, nullptr);
-    });
+    read_message(call, pe, segment, offset + done, static_cast<char*>(dest) + done, chunk, &counted_read_);
   });
 }
 
@@ -372,14 +390,22 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
   uint64_t scratch = 0;  // FI_ATOMIC_READ ignores its operand but wants a buffer
   const void* buffer = operand ? operand : &scratch;
   Backoff backoff = Backoff::without_progress();
-  if (!result && order_ == Order::All) note_write(pe, false);
+  OperandSlot* slot = nullptr;
+  if (!result) {
+    if (order_ == Order::All) note_write(pe, false);
+    slot = take_operand_slot(call);
+    memcpy(slot->operand, buffer, atomic_type_size(type));
+  }
   (result ? reads_issued_ : writes_issued_).fetch_add(1, std::memory_order_acq_rel);
   post(call, "an atomic on", pe, backoff, [&] {
-    if (op == AtomicOp::CompareSwap)
-      return fi_compare_atomic(ep_, buffer, 1, nullptr, compare, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
-    if (result)
-      return fi_fetch_atomic(ep_, buffer, 1, nullptr, result, nullptr, peer, address, key, ftype, fop, nullptr);
-    return write_atomic(peer, buffer, 1, address, key, ftype, fop, FI_INJECT);
+    if (slot) return write_atomic(peer, slot->operand, 1, address, key, ftype, fop, slot);
+    const fi_ioc operands{const_cast<void*>(buffer), 1};
+    fi_ioc results{result, 1};
+    const fi_rma_ioc target{address, 1, key};
+    const fi_msg_atomic msg = atomic_message(&operands, &target, peer, ftype, fop, &counted_read_);
+    if (op != AtomicOp::CompareSwap) return fi_fetch_atomicmsg(ep_, &msg, &results, nullptr, 1, FI_COMPLETION);
+    fi_ioc comparand{const_cast<void*>(compare), 1};
+    return fi_compare_atomicmsg(ep_, &msg, &comparand, nullptr, 1, &results, nullptr, 1, FI_COMPLETION);
   });
   if (result) wait_reads(call);
 }
@@ -408,27 +434,45 @@ void Transport::atomic_array(const char* call, int pe, int segment, uint64_t off
     writes_issued_.fetch_add(1, std::memory_order_acq_rel);
     post(call, "an atomic on", pe, backoff, [&] {
       return write_atomic(peer, bytes + done * size, chunk, address + done * size, key, kTypes[static_cast<int>(type)],
-                          kOps[static_cast<int>(op)], 0);
+                          kOps[static_cast<int>(op)], &counted_write_);
     });
     done += chunk;
   }
 }
 
 ssize_t Transport::write_atomic(uint64_t peer, const void* operands, size_t count, uint64_t address, uint64_t key,
-                                int datatype, int op, uint64_t flags) {
-  fi_ioc operand{const_cast<void*>(operands), count};
-  fi_rma_ioc target{address, count, key};
-  fi_msg_atomic msg{};
-  msg.msg_iov = &operand;
-  msg.iov_count = 1;
-  msg.addr = peer;
-  msg.rma_iov = &target;
-  msg.rma_iov_count = 1;
-  msg.datatype = static_cast<fi_datatype>(datatype);
-  msg.op = static_cast<fi_op>(op);
+                                int datatype, int op, void* context) {
+  const fi_ioc operand{const_cast<void*>(operands), count};
+  const fi_rma_ioc target{address, count, key};
+  const fi_msg_atomic msg =
+      atomic_message(&operand, &target, peer, static_cast<fi_datatype>(datatype), static_cast<fi_op>(op), context);
   // Counted done once landed, unless quiet's confirming write follows it (Order All).
-  if (order_ != Order::All) flags |= FI_DELIVERY_COMPLETE;
-  return fi_atomicmsg(ep_, &msg, flags);
+  return fi_atomicmsg(ep_, &msg, order_ == Order::All ? FI_COMPLETION : FI_COMPLETION | FI_DELIVERY_COMPLETE);
+}
+
+Transport::OperandSlot* Transport::take_operand_slot(const char* call) {
+  Backoff backoff = Backoff::without_progress();
+  StallWatch stall;
+  for (;;) {
+    const size_t first = next_operand_slot_.fetch_add(1, std::memory_order_relaxed);
+    for (size_t k = 0; k < kOperandSlots; ++k) {
+      OperandSlot& slot = operand_slots_[(first + k) % kOperandSlots];
+      bool free = false;
+      if (slot.busy.compare_exchange_strong(free, true, std::memory_order_acquire)) return &slot;
+    }
+    // Every slot's atomic is in flight: completions free them.
+    progress();
+    watch(call, stall);
+    backoff.pause();
+  }
+}
+
+bool Transport::operand_slot_done(void* context) {
+  auto* slot = static_cast<OperandSlot*>(context);
+  if (!operand_slots_ || slot < &operand_slots_[0] || slot >= &operand_slots_[kOperandSlots]) return false;
+  count_write();
+  slot->busy.store(false, std::memory_order_release);
+  return true;
 }
 
 bool Transport::note_write(int pe, bool may_land) {

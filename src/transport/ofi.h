@@ -1,11 +1,15 @@
 // The inter-node engine: one libfabric RDM endpoint per PE with RMA and atomics.  The
 // symmetric heap and globals are registered once; every PE's address, keys and segment
 // bases are exchanged at init, so an operation costs a table index beyond the libfabric call.
-// Completion is counted: one counter for writes (puts, non-fetching atomics), one for reads
-// (gets, fetching atomics).  With a provider that keeps writes to one target in order, puts
-// complete locally and quiet confirms them with an empty delivery-complete write to each PE
-// written to (it cannot pass them); otherwise writes are delivery-complete and a counted
-// write means "landed".  Where the order covers RMA alone (tcp;ofi_rxm with atomics), atomics
+// Completion is counted from the completion queue: operations that must be waited for (reads,
+// fetching atomics, atomics, writes not injected, delivery-complete writes) complete into it
+// and are counted there, writes and reads apart.  No completion counter is bound: with one,
+// tcp;ofi_rxm turns every injected write into one with a completion (a provider buffer, a
+// completion entry and a signal of its wait object each), and the waits read the counter
+// and the queue both.  With a provider that keeps writes to one target in order, puts are
+// injected without a completion where they fit, and quiet confirms them with an empty
+// delivery-complete write to each PE written to (it cannot pass them); otherwise writes are
+// delivery-complete and a counted write means "landed".  Where the order covers RMA alone (tcp;ofi_rxm with atomics), atomics
 // and the writes that a signal or notification message must follow are delivery-complete,
 // and fence confirms as quiet does (see Order).
 // Atomics on a type the provider lacks an operation for (or on every type, when asked) take
@@ -33,7 +37,6 @@ struct fid_domain;
 struct fid_ep;
 struct fid_av;
 struct fid_cq;
-struct fid_cntr;
 struct fid_mr;
 struct fi_msg_rma;
 struct fi_cq_data_entry;
@@ -169,15 +172,16 @@ class Transport {
   void wait_reads(const char* call);
   // Waits until the writes started so far have completed.
   void wait_writes(const char* call);
-  // Whether operations this PE started are still incomplete.  Reads the completion counters,
-  // which with tcp is also a turn of the provider's progress that pushes queued data out.
+  // Whether counted operations this PE started are still incomplete (injected writes are
+  // not: they left with the call).  A turn of progress first, which with tcp also pushes
+  // queued data out.
   bool in_flight();
-  // The same from what was last seen, without a provider call: false means every operation
-  // started so far has completed; true, that one may still be in flight.
+  // The same from what was last seen, without a provider call: false means every counted
+  // operation started so far has completed; true, that one may still be in flight.
   bool maybe_in_flight() const {
     return batch_open_.load() || signals_pending_.load() > 0 ||
-           writes_done_seen_.load(std::memory_order_acquire) < writes_issued_.load() ||
-           reads_done_seen_.load(std::memory_order_acquire) < reads_issued_.load() ||
+           writes_done_.load(std::memory_order_acquire) < writes_issued_.load() ||
+           reads_done_.load(std::memory_order_acquire) < reads_issued_.load() ||
            software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
   }
   // Drives the provider's progress (incoming RMA for manual-progress providers) and serves
@@ -223,15 +227,12 @@ class Transport {
   void wake_if_sleeping() {
     if (sleeping_.load() && sleeping_.exchange(false)) wake();
   }
-  // One turn of progress that also reads the completion counters (see in_flight()).
-  void push() {
-    in_flight();
-    progress();
-  }
+  // One turn of progress (see in_flight()).
+  void push() { in_flight(); }
   void wake();
   size_t inject_size() const { return inject_size_; }
   // TANDEM_NET_TIMEOUT: a wait on the network (quiet, a blocking get or fetching atomic, a
-  // counter wait, a retry of a busy provider, a wait on memory while this PE's operations
+  // wait for counted operations, a retry of a busy provider, a wait on memory while this PE's operations
   // are outstanding) that sees no completion at all for `seconds` ends the PE with one line
   // naming the call and the unreachable PE (ofi_timeout.cc).  0: waits never end so.
   void set_timeout(double seconds) { timeout_ns_ = static_cast<int64_t>(seconds * 1e9); }
@@ -242,15 +243,18 @@ class Transport {
   // One read of the CQ, skipped when another thread holds the lock (look() and assist()).
   void read_cq_unless_busy();
   void handle_completions(fi_cq_data_entry* entries, ssize_t n);
-  void wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
-                    std::atomic<uint64_t>* done_seen, uint64_t* errors_seen);
-  static constexpr unsigned kErrorCheckTurns = 4;  // wait_counter()'s turns per read of errors and progress()
-  // Reads `counter` into `done_seen` (a turn of the provider's progress) if it has operations
-  // to catch up with; true while some of those issued are not done.
-  bool catch_up(fid_cntr* counter, const std::atomic<uint64_t>& issued, std::atomic<uint64_t>& done_seen);
+  // Drives progress until `done` has caught up with `issued`.
+  void wait_count(const char* call, const std::atomic<uint64_t>& issued, const std::atomic<uint64_t>& done);
+  // The contexts of counted writes and reads that have no context of their own: their
+  // completions only count.
+  char counted_write_ = 0;
+  char counted_read_ = 0;
+  void count_write() { writes_done_.fetch_add(1, std::memory_order_acq_rel); }
+  void count_read() { reads_done_.fetch_add(1, std::memory_order_acq_rel); }
   // Counts a turn of a PE thread in the engine (not of the progress thread): pe_driving().
   void count_pe_turn();
-  [[noreturn]] void report_error(const char* call, const char* what);
+  // Ends the PE with the error the CQ holds, naming what failed by its context.
+  [[noreturn]] void report_error(const char* call);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
   // Notes an operation to `pe` that is not delivery-complete (Order All, Rma) and returns
   // whether it should be after all: with `may_land` (a write) the first since the last
@@ -288,6 +292,7 @@ class Transport {
 
   // Coalesced puts (ofi_batch.cc).  A batch is written with its own completion, which frees
   // it; a put finds no free batch only while kBatches are in flight, and then goes alone.
+  // put_unconfirmed stages writes too large to inject in free batches.
   static constexpr size_t kBatchBytes = size_t{16} << 10;
   static constexpr size_t kBatches = 8;
   static constexpr size_t kCoalescedPutMax = 2048;  // larger puts always go alone
@@ -299,9 +304,11 @@ class Transport {
     std::atomic<bool> in_flight{false};
     alignas(64) char data[kBatchBytes];
   };
-  // Posts one write (no larger than the provider's largest message), counted; no flush, no
-  // coalescing.  With a completion to the CQ for `context` (progress() hands it on) when
-  // given, else injected when small enough; carrying `*data` as remote CQ data when given.
+  // Posts one write (no larger than the provider's largest message); no flush, no
+  // coalescing.  With a completion to the CQ for `context` (progress() hands it on and counts
+  // it) when given, else injected when small enough; carrying `*data` as remote CQ data when
+  // given.  A write without `context` is counted (its completion goes to the CQ) when it
+  // must land or is too large to inject; otherwise it is injected with no completion at all.
   // What its completion means: Confirmed (landed, or confirmed by quiet under Order All and
   // Rma), Landed (landed, whatever the order), Local (left this PE; nobody confirms it:
   // put_word).
@@ -315,10 +322,25 @@ class Transport {
   void confirm_writes(const char* call);
   // The PEs that need a confirming write; every PE is clean afterwards.
   std::vector<int> take_unconfirmed();
-  // Posts a non-fetching atomic on `count` elements (libfabric's fi_datatype and fi_op) with
-  // `flags`, delivery-complete unless the order is All; returns what libfabric returned.
+  // Posts a non-fetching atomic on `count` elements (libfabric's fi_datatype and fi_op),
+  // counted (the caller counts it issued) with its completion for `context`,
+  // delivery-complete unless the order is All; returns what libfabric returned.
   ssize_t write_atomic(uint64_t peer, const void* operands, size_t count, uint64_t address, uint64_t key, int datatype,
-                       int op, uint64_t flags);
+                       int op, void* context);
+  // The operand of a single non-fetching atomic stays in a slot of the engine's until the
+  // atomic completes: it is not injected, since a provider may then report no completion
+  // (tcp;ofi_rxm drops it for an injected atomic), and the caller's operand is gone once
+  // the call returns.  take_operand_slot() waits while all are in flight;
+  // operand_slot_done(): progress() saw `context`'s atomic complete (true), or it is no slot.
+  struct OperandSlot {
+    alignas(16) unsigned char operand[16];
+    std::atomic<bool> busy{false};
+  };
+  static constexpr size_t kOperandSlots = 64;
+  OperandSlot* take_operand_slot(const char* call);
+  bool operand_slot_done(void* context);
+  std::unique_ptr<OperandSlot[]> operand_slots_;
+  std::atomic<size_t> next_operand_slot_{0};
   // How many messages of at most the provider's largest size carry `bytes` (max_message_
   // may be SIZE_MAX), and each one's (offset, length) in turn.
   size_t pieces(size_t bytes) const { return bytes / max_message_ + (bytes % max_message_ != 0); }
@@ -330,7 +352,8 @@ class Transport {
   // or fi_readmsg, and `rma`; `iov` holds the local buffer.
   void rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi_rma_iov* rma, void* context,
                    fi_msg_rma* msg) const;
-  // Posts one read as a message whose completion comes to the CQ with `context`.
+  // Posts one read, counted, whose completion comes to the CQ with `context`
+  // (&counted_read_ when it has none of its own).
   void read_message(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
                     void* context);
   void (*notification_handler_)(uint64_t data) = nullptr;
@@ -341,6 +364,9 @@ class Transport {
   // batch, if any, has been written first).
   bool absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
   void flush_batch(const char* call);
+  // A batch that is neither open nor in flight, now in flight (a staged write of
+  // put_unconfirmed, freed by its completion); null when every one is taken.
+  Batch* take_batch();
   void write_batch(const char* call);  // the open batch; batch_mutex_ held
   // progress(): a batch's write completed (true), or `context` is not a batch.
   bool batch_completed(void* context);
@@ -376,8 +402,6 @@ class Transport {
   fid_ep* ep_ = nullptr;
   fid_av* av_ = nullptr;
   fid_cq* cq_ = nullptr;
-  fid_cntr* write_counter_ = nullptr;
-  fid_cntr* read_counter_ = nullptr;
   fid_mr* mr_[kSegments] = {};
   char* base_[kSegments] = {};
   size_t size_[kSegments] = {};
@@ -410,15 +434,13 @@ class Transport {
   std::atomic<bool> sleeping_{false};
   std::atomic<uint64_t> pe_turns_{0};  // progress() calls by PE threads
   uint64_t pe_turns_seen_ = 0;         // the progress thread's last look (pe_driving())
-  // Operations are counted as issued before they are posted, so that a counter at least as
-  // large as the issued count means every posted operation has completed.
+  // Counted operations are counted as issued before they are posted, and as done when the
+  // CQ reports them (whichever thread reads it): done at least as large as issued means
+  // every counted operation posted so far has completed.
   std::atomic<uint64_t> writes_issued_{0};
   std::atomic<uint64_t> reads_issued_{0};
-  // The counters' values when last read: at most what has completed.
-  std::atomic<uint64_t> writes_done_seen_{0};
-  std::atomic<uint64_t> reads_done_seen_{0};
-  uint64_t write_errors_seen_ = 0;
-  uint64_t read_errors_seen_ = 0;
+  std::atomic<uint64_t> writes_done_{0};
+  std::atomic<uint64_t> reads_done_{0};
   // Per type: the provider has every operation the API needs on it (and was not told to
   // leave atomics to software).
   bool native_[static_cast<int>(AtomicType::Count)] = {};

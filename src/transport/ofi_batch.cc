@@ -51,6 +51,18 @@ bool Transport::absorb(const char* call, int pe, int segment, uint64_t offset, c
   return true;
 }
 
+Transport::Batch* Transport::take_batch() {
+  std::lock_guard<std::mutex> lock(batch_mutex_);
+  for (size_t i = 0; i < kBatches; ++i) {
+    Batch* b = &batches_[i];
+    if (b != open_batch_ && !b->in_flight.load(std::memory_order_acquire)) {
+      b->in_flight.store(true, std::memory_order_release);
+      return b;
+    }
+  }
+  return nullptr;
+}
+
 void Transport::write_batch(const char* call) {
   Batch* b = open_batch_;
   open_batch_ = nullptr;
@@ -76,6 +88,7 @@ void Transport::flush_if_idle() {
 bool Transport::batch_completed(void* context) {
   Batch* b = static_cast<Batch*>(context);
   if (!batches_ || b < &batches_[0] || b >= &batches_[kBatches]) return false;
+  count_write();
   b->in_flight.store(false, std::memory_order_release);
   return true;
 }

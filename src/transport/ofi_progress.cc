@@ -74,19 +74,27 @@ void Transport::assist() {
 }
 
 void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
-  if (n == -FI_EAVAIL) report_error("progress", "an operation");
+  if (n == -FI_EAVAIL) report_error("progress");
   bool own = false;  // an operation of this PE's completed (the network timeout's measure)
-  // Notifications arrive as remote CQ data.  Receives (software atomic requests and
-  // answers), batches' writes, put_signal_nbi's data writes and get_notify_nbi's reads
-  // complete into the CQ.
+  // Notifications arrive as remote CQ data.  Counted writes and reads, receives (software
+  // atomic requests and answers), batches' writes, put_signal_nbi's data writes and
+  // get_notify_nbi's reads complete into the CQ.
   for (ssize_t i = 0; i < n; ++i) {
-    if (entries[i].flags & FI_REMOTE_CQ_DATA) {
-      notification_handler_(entries[i].data);
-      continue;
-    }
     void* context = entries[i].op_context;
-    if (batch_completed(context) || run_sent(context) || signal_data_landed(context)) own = true;
-    else if (deliver(static_cast<Incoming*>(context))) own = true;
+    // This PE's own operations first: a write that carried a notification completes with
+    // FI_REMOTE_CQ_DATA set too with some providers (sockets).
+    if (context == &counted_write_) {
+      count_write();
+    } else if (context == &counted_read_) {
+      count_read();
+    } else if (!operand_slot_done(context) && !batch_completed(context) && !run_sent(context)) {
+      if (entries[i].flags & FI_REMOTE_CQ_DATA) {
+        notification_handler_(entries[i].data);
+        continue;
+      }
+      if (!signal_data_landed(context) && !deliver(static_cast<Incoming*>(context))) continue;
+    }
+    own = true;
   }
   if (own && timeout_ns_ > 0) note_completion();
   if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();
@@ -141,62 +149,30 @@ void Transport::wake() {
   (void)ignored;
 }
 
-void Transport::report_error(const char* call, const char* what) {
+void Transport::report_error(const char* call) {
   fi_cq_err_entry error{};
-  if (fi_cq_readerr(cq_, &error, 0) == 1)
+  if (fi_cq_readerr(cq_, &error, 0) == 1) {
+    const char* what = error.op_context == &counted_write_  ? "a write or atomic"
+                       : error.op_context == &counted_read_ ? "a read or fetching atomic"
+                                                            : "an operation";
     fatal(call, "libfabric: %s failed: %s (%s)", what, fi_strerror(error.err),
           fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0));
-  fatal(call, "libfabric: %s failed", what);
+  }
+  fatal(call, "libfabric: an operation failed");
 }
 
-bool Transport::catch_up(fid_cntr* counter, const std::atomic<uint64_t>& issued,
-                         std::atomic<uint64_t>& done_seen) {
-  // Nothing issued since the counter last caught up: done, without reading the counter
-  // (each read is a turn of the provider's progress: system calls with tcp).  `done_seen`
-  // never exceeds the counter, so this never declares an operation complete too early.
-  if (done_seen.load(std::memory_order_acquire) >= issued.load(std::memory_order_acquire)) return false;
-  uint64_t done;
-  {
-    std::lock_guard<SpinLock> lock(mutex_);
-    done = fi_cntr_read(counter);
-  }
-  if (timeout_ns_ > 0 && done > done_seen.load(std::memory_order_relaxed)) note_completion();
-  done_seen.store(done, std::memory_order_release);
-  // Every operation issued so far, others' too: a counter cannot tell whose completed.
-  return done < issued.load(std::memory_order_acquire);
-}
-
-void Transport::wait_counter(const char* call, fid_cntr* counter, const std::atomic<uint64_t>* issued,
-                             std::atomic<uint64_t>* done_seen, uint64_t* errors_seen) {
-  // A counter read is all the counter needs to move.  The rest costs turns too, so it runs
-  // every few turns: the error count (a failed operation never completes; the wait ends
-  // with its error a few turns later), and progress(), which serves what arrived in the CQ
-  // (other PEs' requests, notifications).
-  Backoff backoff = Backoff::without_progress();
-  StallWatch stall;
-  for (unsigned turn = 0; catch_up(counter, *issued, *done_seen); ++turn) {
-    count_pe_turn();
-    watch(call, stall);
-    if (turn % kErrorCheckTurns == 0) {
-      uint64_t errors;
-      {
-        std::lock_guard<SpinLock> lock(mutex_);
-        errors = fi_cntr_readerr(counter);
-      }
-      if (errors > *errors_seen) {
-        *errors_seen = errors;
-        report_error(call, counter == write_counter_ ? "a write or atomic" : "a read or fetching atomic");
-      }
-    }
-    if (turn % kErrorCheckTurns == kErrorCheckTurns / 2) progress();
-    backoff.pause();
-  }
+void Transport::wait_count(const char* call, const std::atomic<uint64_t>& issued, const std::atomic<uint64_t>& done) {
+  // Until everything issued so far has completed, others' operations too: completions are
+  // counted in the order they come, so a count that reached the issued count as it was on
+  // entry may include a later operation's completion and not this thread's own.
+  auto caught_up = [&] { return done.load(std::memory_order_acquire) >= issued.load(std::memory_order_acquire); };
+  if (!caught_up()) progress_until(call, caught_up);
 }
 
 bool Transport::in_flight() {
-  const bool writes = catch_up(write_counter_, writes_issued_, writes_done_seen_);
-  const bool reads = catch_up(read_counter_, reads_issued_, reads_done_seen_);
-  const bool any = writes || reads ||
+  progress();
+  const bool any = writes_done_.load(std::memory_order_acquire) < writes_issued_.load(std::memory_order_acquire) ||
+                   reads_done_.load(std::memory_order_acquire) < reads_issued_.load(std::memory_order_acquire) ||
                    software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
   if (!any && signals_pending_.load() == 0) note_idle();
   return any;
@@ -204,12 +180,12 @@ bool Transport::in_flight() {
 
 void Transport::wait_reads(const char* call) {
   flush(call);
-  wait_counter(call, read_counter_, &reads_issued_, &reads_done_seen_, &read_errors_seen_);
+  wait_count(call, reads_issued_, reads_done_);
 }
 
 void Transport::wait_writes(const char* call) {
   flush(call);
-  wait_counter(call, write_counter_, &writes_issued_, &writes_done_seen_, &write_errors_seen_);
+  wait_count(call, writes_issued_, writes_done_);
 }
 
 void Transport::order_writes(const char* call) {

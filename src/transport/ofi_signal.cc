@@ -22,8 +22,9 @@ struct Transport::PendingSignal {
   uint64_t offset;
   uint64_t value;
   bool add;
-  size_t pieces;        // the data's writes (reads, for a notification) not yet complete
+  size_t pieces;        // the data's writes (reads: get_notify_nbi) not yet complete
   bool notify = false;  // a notification carrying `value`, not a signal
+  bool reads = false;   // the pieces are reads
 };
 
 void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source,
@@ -53,6 +54,8 @@ bool Transport::signal_data_landed(void* context) {
   const auto* slot = static_cast<const Incoming*>(context);
   if (!inbox_.empty() && slot >= inbox_.data() && slot < inbox_.data() + inbox_.size()) return false;
   auto* pending = static_cast<PendingSignal*>(context);
+  if (pending->reads) count_read();
+  else count_write();
   if (--pending->pieces > 0) return true;
   std::lock_guard<std::mutex> lock(signals_mutex_);
   signals_ready_.push_back(pending);
@@ -107,7 +110,7 @@ void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t o
                                uint64_t data) {
   if (bytes == 0) return notify(call, pe, data);
   flush(call);
-  auto* pending = new PendingSignal{pe, 0, 0, data, false, pieces(bytes), true};
+  auto* pending = new PendingSignal{pe, 0, 0, data, false, pieces(bytes), true, true};
   signals_pending_.fetch_add(1);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     read_message(call, pe, segment, offset + done, static_cast<char*>(dest) + done, chunk, pending);

@@ -3,7 +3,7 @@
 // of hanging.  A peer that is slow but answers keeps completions coming and is never
 // reported; the clock is read every few turns of a wait only.
 //
-// Completion counters do not say which PE an operation went to, so the unreachable PE is
+// Completions counted do not say which PE an operation went to, so the unreachable PE is
 // found in two steps: every operation records the epoch it was issued in (note_issue), and
 // the epoch moves on whenever this PE has nothing outstanding, so the PEs that operations
 // went to in the current epoch are the candidates.  At half the timeout each candidate gets
@@ -36,7 +36,7 @@ int64_t now_ns() {
   return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
-// How often a wait on memory looks at the counters while this PE has operations outstanding.
+// How often a wait on memory looks for completions while this PE has operations outstanding.
 constexpr unsigned kOutstandingLookTurns = 256;
 
 }  // namespace
