@@ -475,30 +475,4 @@ bool Transport::operand_slot_done(void* context) {
   return true;
 }
 
-bool Transport::note_write(int pe, bool may_land) {
-  uint8_t* state = &write_state_[static_cast<size_t>(pe)];
-  // Atomic loads and stores, as the unlocked look reads it while other threads write.
-  if (__atomic_load_n(state, __ATOMIC_RELAXED) == kUnconfirmed) return false;
-  std::lock_guard<std::mutex> lock(written_mutex_);
-  const uint8_t was = *state;
-  if (was == kUnconfirmed) return false;
-  if (was == kClean) written_.push_back(pe);
-  const bool lands = may_land && was == kClean;
-  __atomic_store_n(state, lands ? kLanding : kUnconfirmed, __ATOMIC_RELAXED);
-  if (!lands) unconfirmed_.fetch_add(1, std::memory_order_relaxed);
-  return lands;
-}
-
-std::vector<int> Transport::take_unconfirmed() {
-  std::vector<int> unconfirmed;
-  std::lock_guard<std::mutex> lock(written_mutex_);
-  for (int pe : written_) {
-    if (write_state_[static_cast<size_t>(pe)] == kUnconfirmed) unconfirmed.push_back(pe);
-    __atomic_store_n(&write_state_[static_cast<size_t>(pe)], kClean, __ATOMIC_RELAXED);
-  }
-  written_.clear();
-  unconfirmed_.store(0, std::memory_order_relaxed);
-  return unconfirmed;
-}
-
 }  // namespace tandem::ofi

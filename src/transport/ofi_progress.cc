@@ -1,6 +1,7 @@
 // Progress and completion for the inter-node engine: driving the provider (progress(), the
 // progress thread's wait_for_activity()), and the waits that quiet, fence and the blocking
-// calls rest on (counted writes and reads, software atomics' answers, pending signals).
+// calls rest on (counted writes and reads, software atomics' answers, pending signals, the
+// writes that quiet confirms).
 #include <rdma/fabric.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_eq.h>
@@ -203,6 +204,32 @@ void Transport::confirm_writes(const char* call) {
   // Empty writes: a read would do as well, but with tcp a read right behind a write takes
   // twice a read's round trip, where a delivery-complete write takes one.
   for (int pe : take_unconfirmed()) write_message(call, pe, 0, 0, nullptr, 0, nullptr, nullptr, Completion::Landed);
+}
+
+bool Transport::note_write(int pe, bool may_land) {
+  uint8_t* state = &write_state_[static_cast<size_t>(pe)];
+  // Atomic loads and stores, as the unlocked look reads it while other threads write.
+  if (__atomic_load_n(state, __ATOMIC_RELAXED) == kUnconfirmed) return false;
+  std::lock_guard<std::mutex> lock(written_mutex_);
+  const uint8_t was = *state;
+  if (was == kUnconfirmed) return false;
+  if (was == kClean) written_.push_back(pe);
+  const bool lands = may_land && was == kClean;
+  __atomic_store_n(state, lands ? kLanding : kUnconfirmed, __ATOMIC_RELAXED);
+  if (!lands) unconfirmed_.fetch_add(1, std::memory_order_relaxed);
+  return lands;
+}
+
+std::vector<int> Transport::take_unconfirmed() {
+  std::vector<int> unconfirmed;
+  std::lock_guard<std::mutex> lock(written_mutex_);
+  for (int pe : written_) {
+    if (write_state_[static_cast<size_t>(pe)] == kUnconfirmed) unconfirmed.push_back(pe);
+    __atomic_store_n(&write_state_[static_cast<size_t>(pe)], kClean, __ATOMIC_RELAXED);
+  }
+  written_.clear();
+  unconfirmed_.store(0, std::memory_order_relaxed);
+  return unconfirmed;
 }
 
 void Transport::quiet(const char* call) {
