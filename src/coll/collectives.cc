@@ -82,6 +82,7 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
     if (g.rank() != root || to_root) memcpy(dest, bank + static_cast<size_t>(root) * bytes, bytes);
     return;
   }
+  if (bytes > 0 && bytes <= Group::kTreeBroadcast && g.tree_broadcast(dest, source, bytes, root, to_root)) return;
   if (bytes > 0 && g.stamped()) {
     if (g.rank() == root) {
       if (to_root && dest != source) memcpy(dest, source, bytes);

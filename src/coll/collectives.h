@@ -16,8 +16,10 @@
 // behind each part replaces the sync (Group::push_stamped); across nodes, on 2^k PEs,
 // reductions and fcollect gather the parts in rounds of recursive doubling instead, log2(n)
 // messages a PE (Group::doubles).  A small broadcast on a team needs no sync at all there:
-// the root writes into each PE's boxes and only waits for a PE that is a whole ring of
-// boxes behind (Group::box_broadcast).
+// the data goes down a binomial tree into each PE's boxes, and a PE only waits for a child
+// that is a whole ring of boxes behind (Group::box_broadcast).  A larger one across nodes
+// goes down the same tree straight into each dest, once its owner has said it entered
+// (Group::tree_broadcast).
 // Larger ones on a team within one node still pull, but stamps replace the two syncs
 // (Group::stamped): a PE waits only for the PEs it reads from to enter, and for the PEs
 // that read from it to be done.

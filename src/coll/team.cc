@@ -33,22 +33,30 @@ struct alignas(64) Slot {
   alignas(64) uint64_t box_done;  // the boxes_used at the end of the last broadcast this PE finished with
   alignas(64) uint64_t entered;   // the last stamped collective this PE entered (stamp_calls)
   alignas(64) uint64_t reads;     // the reads of this PE's memory that peers have released, all told
+  // Group::tree_broadcast: by child rank, the last such broadcast that child has entered;
+  // and the last one whose data has arrived here.
+  alignas(64) uint64_t joined[Group::kBankStamps];
+  alignas(64) uint64_t delivered;
 };
-static_assert(sizeof(Slot) == 100096, "TANDEM_TEAMS in the configuration table gives this size");
+static_assert(sizeof(Slot) == 100672, "TANDEM_TEAMS in the configuration table gives this size");
 
 Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
 SlotSet used_slots;    // those of the teams this PE is in
 
 // The stamps that may ride on a write as its notification word: the bank stamps (word
-// b * kBankStamps + rank), then the boxes' (2 * kBankStamps + box).  The word: top bit set,
+// b * kBankStamps + rank), then the boxes' (2 * kBankStamps + box), then the joined words
+// (kJoined + rank) and the delivered word (kDelivered) of tree broadcasts.  The word: top bit set,
 // 12 bits of slot (TANDEM_TEAMS is at most 4096), 8 of stamp, 43 of value (a count of
 // collective calls, which would take 2^43 calls to wrap).
 constexpr int kStampBits = 8, kSlotBits = 12, kValueBits = 63 - kSlotBits - kStampBits;
-static_assert(2 * Group::kBankStamps + Group::kBoxes <= (1 << kStampBits), "every stamp has a number");
+constexpr int kJoined = 2 * Group::kBankStamps + Group::kBoxes, kDelivered = kJoined + Group::kBankStamps;
+static_assert(kDelivered < (1 << kStampBits), "every stamp has a number");
 
 uint64_t* stamp_word(Slot& s, int stamp) {
   if (stamp < 2 * Group::kBankStamps) return &s.bank_stamps[stamp / Group::kBankStamps][stamp % Group::kBankStamps];
-  return &s.box_stamps[stamp - 2 * Group::kBankStamps];
+  if (stamp < kJoined) return &s.box_stamps[stamp - 2 * Group::kBankStamps];
+  if (stamp < kDelivered) return &s.joined[stamp - kJoined];
+  return &s.delivered;
 }
 
 uint64_t stamp_data(int slot, int stamp, uint64_t value) {
@@ -77,6 +85,17 @@ void put_stamped(const char* call, const Target& to, const void* source, size_t 
   }
 }
 
+// Calls `visit(k)` for each child v + k of relative rank v (ranks counted from a root) in
+// a binomial tree of `size` ranks: v passes data on to v + 2^j for each 2^j below v's lowest
+// set bit (every one for the root, v = 0), the farthest first.
+template <typename Visit>
+void tree_children(int v, int size, Visit visit) {
+  int low = 1;
+  while (low < size && (v & low) == 0) low <<= 1;
+  for (int k = low >> 1; k >= 1; k >>= 1)
+    if (v + k < size) visit(k);
+}
+
 // `fresh`: the slot is still 0 everywhere (at init), and a faster peer may already be
 // counting on it, so it must not be touched.
 void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_config_t* config, bool fresh) {
@@ -94,6 +113,7 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
   team.box_read.assign(team.pes.size(), 0);
   team.stamp_calls = 0;
   team.stamp_reads = 0;
+  team.tree_calls = 0;
   team.one_node = std::all_of(team.pes.begin(), team.pes.end(), [&](int pe) { return r.is_local(pe); });
   // The counters, boxes and stamps count from 0 again.  Nothing of the slot's previous team
   // is still on its way here: this PE waited for every count, every broadcast sent to it and
@@ -108,6 +128,8 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
     for (auto& stamps : s.bank_stamps)
       for (uint64_t& stamp : stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.reads, 0, __ATOMIC_RELAXED);
+    for (uint64_t& joined : s.joined) __atomic_store_n(&joined, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s.delivered, 0, __ATOMIC_RELAXED);
   }
   used_slots.take(slot);
 }
@@ -395,38 +417,69 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   Slot& slot = area[t.slot];
   char* data = slot.boxes[first % kBoxes];
   const int last = static_cast<int>((end - 1) % kBoxes);
-  if (rank_ == root) {
-    for (int r = 0; r < size_; ++r) {
-      if (r == rank_) continue;
-      const int pe = t.pes[static_cast<size_t>(r)];
-      // Another node's count is read with a get, and only when the one last seen is too
-      // old: about once per turn of the ring while the PE keeps up.
-      uint64_t& seen = t.box_read[static_cast<size_t>(r)];
-      if (seen < before) {
-        const Target done = locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe);
-        if (done.mapped) {
-          const auto* word = reinterpret_cast<const uint64_t*>(done.mapped);
-          wait_until_ready(call_, [&] { return (seen = __atomic_load_n(word, __ATOMIC_ACQUIRE)) >= before; });
-        } else {
-          Backoff backoff(call_);
-          for (;;) {
-            scheduler().submit(call_, Op{Op::Kind::Get, done, &seen, sizeof seen});
-            if (seen >= before) break;
-            backoff.pause();
-          }
-        }
-      }
-      // The data, then the stamp in the last box that says it is there.
-      put_stamped(call_, locate(call_, "broadcast box", data, bytes, pe), source, bytes, t.slot,
-                  2 * kBankStamps + last, end);
-    }
-    if (to_root && dest != source) memcpy(dest, source, bytes);
-  } else {
+  if (rank_ != root) {
     const uint64_t* stamp = &slot.box_stamps[last];
     wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) == end; });
-    memcpy(dest, data, bytes);
   }
+  // Writes the data into the boxes of rank v + k relative to the root, after that PE has
+  // finished with the broadcasts that last took them.
+  const int v = (rank_ - root + size_) % size_;
+  auto pass_on = [&](int k) {
+    const int r = (v + k + root) % size_;
+    const int pe = t.pes[static_cast<size_t>(r)];
+    // Another node's count is read with a get, and only when the one last seen is too old:
+    // about once per turn of the ring while the PE keeps up.
+    uint64_t& seen = t.box_read[static_cast<size_t>(r)];
+    if (seen < before) {
+      const Target done = locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe);
+      if (done.mapped) {
+        const auto* word = reinterpret_cast<const uint64_t*>(done.mapped);
+        wait_until_ready(call_, [&] { return (seen = __atomic_load_n(word, __ATOMIC_ACQUIRE)) >= before; });
+      } else {
+        Backoff backoff(call_);
+        for (;;) {
+          scheduler().submit(call_, Op{Op::Kind::Get, done, &seen, sizeof seen});
+          if (seen >= before) break;
+          backoff.pause();
+        }
+      }
+    }
+    // The data, then the stamp in the last box that says it is there.
+    put_stamped(call_, locate(call_, "broadcast box", data, bytes, pe), v == 0 ? source : data, bytes, t.slot,
+                2 * kBankStamps + last, end);
+  };
+  if (t.one_node) {
+    for (int k = 1; v == 0 && k < size_; ++k) pass_on(k);
+  } else {
+    tree_children(v, size_, pass_on);
+  }
+  if (rank_ != root) memcpy(dest, data, bytes);
+  else if (to_root && dest != source) memcpy(dest, source, bytes);
   __atomic_store_n(&slot.box_done, end, __ATOMIC_RELEASE);
+  return true;
+}
+
+bool Group::tree_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
+  if (!team_ || team_->one_node || size_ > kBankStamps || !scheduler().writes_in_order()) return false;
+  Team& t = *team_;
+  Slot& slot = area[t.slot];
+  const uint64_t now = ++t.tree_calls;
+  const int v = (rank_ - root + size_) % size_;
+  if (v != 0) {
+    // Tell the parent (v without its lowest set bit) that dest is free, and wait for the data.
+    const int parent = pe(((v & (v - 1)) + root) % size_);
+    const Target joined = locate(call_, "collective stamp", &slot.joined[rank_], sizeof(uint64_t), parent);
+    if (joined.mapped) __atomic_store_n(reinterpret_cast<uint64_t*>(joined.mapped), now, __ATOMIC_RELEASE);
+    else scheduler().set_word_in_order(call_, joined, now);
+    wait_until_ready(call_, [&] { return __atomic_load_n(&slot.delivered, __ATOMIC_ACQUIRE) >= now; });
+  }
+  tree_children(v, size_, [&](int k) {
+    const int r = (v + k + root) % size_;
+    wait_until_ready(call_, [&] { return __atomic_load_n(&slot.joined[r], __ATOMIC_ACQUIRE) >= now; });
+    put_stamped(call_, locate(call_, "dest", dest, bytes, pe(r)), v == 0 ? source : dest, bytes, t.slot, kDelivered,
+                now);
+  });
+  if (v == 0 && to_root && dest != source) memcpy(dest, source, bytes);
   return true;
 }
 

@@ -53,6 +53,7 @@ struct Team {
   std::vector<uint64_t> box_read;  // rank -> the boxes_used that rank was last seen done with
   uint64_t stamp_calls = 0;  // collectives that used the slot's stamps (Group::stamped)
   uint64_t stamp_reads = 0;  // reads of this PE's memory that those calls waited for, all told
+  uint64_t tree_calls = 0;   // broadcasts through Group::tree_broadcast
   bool one_node = true;      // every PE of the team on this node (its memory mapped here)
 
   int size() const { return static_cast<int>(pes.size()); }
@@ -174,27 +175,49 @@ class Group {
   // round brings parts that every PE sent once it had entered the call, so every PE is done
   // with the call before, and thus with the other bank.
   void swap_stamped(char* bank, char* place, size_t bytes, const void* data, int partner);
-  // A small broadcast on a team, with no sync: the root copies the data into every other
-  // PE's boxes and stamps the last of them (across nodes, as push_stamped); each PE waits
-  // for the stamp in its own memory, copies the data out and counts the broadcast done
-  // there.  The kBoxes boxes of kBox bytes of the slot form a ring that the broadcasts take
-  // in turn, as many boxes each as their data fills and never across the ring's end (every
-  // PE of the team counts the same boxes, as it makes the same calls).  So the root runs
-  // ahead until it comes back to a box: before it writes into one it waits until the PE
-  // has finished with the broadcast that last took it.  Returns false, doing nothing, where
-  // it does not apply (an active set other than all PEs, more than kBox bytes on one node
-  // or kBoxNetwork across nodes, PEs on other nodes over a network that cannot stamp).
+  // A small broadcast on a team, with no sync: the data goes into the boxes of every PE but
+  // the root, each write stamped in the last box (across nodes, as push_stamped); each PE
+  // waits for the stamp in its own memory, copies the data out and counts the broadcast done
+  // there.  On one node the root writes into every PE; across nodes the ranks relative to
+  // the root form a binomial tree (tree_children in team.cc), and a PE passes the data on
+  // from its own boxes to its children's once it has it.  The kBoxes boxes of kBox bytes of
+  // the slot form a ring that the broadcasts take in turn, as many boxes each as their data
+  // fills and never across the ring's end (every PE of the team counts the same boxes, as it
+  // makes the same calls).  So the root runs ahead until it comes back to a box: before a PE
+  // writes into another's box it waits until that PE has finished with the broadcast that
+  // last took it.  Returns false, doing nothing, where it does not apply (an active set
+  // other than all PEs, more than kBox bytes on one node or kBoxNetwork across nodes, PEs on
+  // other nodes over a network that cannot stamp).
   //
   // On one node a PE copies larger data straight from the root (Group::stamped): one copy
-  // instead of two.  Across nodes a broadcast through the boxes costs the root a message per
-  // PE and the others nothing, where a push through the banks or a pull costs a sync: with
+  // instead of two.  Across nodes a broadcast through the boxes costs each PE a message per
+  // child and no sync, where a push through the banks or a pull costs a sync: with
   // perf/collectives, 2-16 KiB on 2 PEs of 2 nodes take 10-21 us through the boxes and 22-25
-  // us otherwise, on 4 PEs of 4 nodes (on 2 cores) 33-67 us and 83-155 us.  Up to half the
+  // us otherwise, on 4 PEs of 4 nodes (on 2 cores) 33-67 us and 83-155 us.  The tree against
+  // the root writing to every PE: 4 PEs on 2 nodes 2.7-3.5 us against 5.1-7.2 us at 8 B-1
+  // KiB, 18.5 against 22 us at 16 KiB (one message crosses the network instead of two); on 4
+  // PEs of 4 nodes (on 2 cores, which every message keeps busy) as fast.  Up to half the
   // ring, so that the root can still run a broadcast ahead.
   static constexpr size_t kBox = 1024;
   static constexpr uint64_t kBoxes = 32;
   static constexpr size_t kBoxNetwork = kBoxes / 2 * kBox;
   bool box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);
+  // A broadcast too large for the boxes on a team that spans nodes, with no sync: the ranks
+  // relative to the root form a binomial tree.  Each PE but the root stamps "joined" into its
+  // parent's memory (its dest is free) and waits for its dest to be stamped "delivered"; then
+  // each PE writes the data into the dest of each of its children that has joined and stamps
+  // it delivered.  One copy per PE and no wait for PEs outside one's own branch, where a pull
+  // costs two syncs.  Returns false, doing nothing, where it does not apply (an active set
+  // other than all PEs, one node, more than kBankStamps PEs, a network that does not keep
+  // writes in order).
+  //
+  // perf/collectives, 32 KiB-4 MiB: 4 PEs on 4 nodes (on 2 cores) 40-214 us against 70-241
+  // us with the pull at 32-512 KiB, 670 against 709 us at 1 MiB and slower from 2 MiB; 4 PEs
+  // on 2 nodes 19-138 us against 55-165 us at 32-512 KiB; 2 PEs on 2 nodes 14-38 us against
+  // 22-46 us at 32-256 KiB, as fast at 512 KiB and 1.35x slower at 1 MiB.  So up to
+  // kTreeBroadcast bytes.
+  static constexpr size_t kTreeBroadcast = 512 * 1024;
+  bool tree_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);
   // A collective that pulls (its PEs read each other's sources, never their dests) syncs
   // twice: every source ready, then every read done.  On a team whose PEs share this node,
   // stamps do both between the PEs concerned only: stamped() marks this PE's memory ready

@@ -199,10 +199,14 @@ static void run(shmem_team_t team, const char *name) {
   /* Broadcasts back to back with nothing in between, the same root for 100 rounds running,
    * sizes on both sides of the library's 1 KiB boxes and of the 16 KiB that it sends through
    * several of them across nodes (so the broadcasts take different numbers of boxes of its
-   * ring of 32): the root runs ahead of a PE that sleeps (further than the ring), and
-   * spoils its source as soon as the call returns. */
+   * ring of 32), and now and then 24-500 KiB (across nodes, written down a tree straight into
+   * each dest once its owner has entered): the root runs ahead of a PE that sleeps (further
+   * than the ring), and spoils its source as soon as the call returns. */
   for (long round = 0; round < 400; ++round) {
-    const size_t count = round % 100 == 99 ? 200 : round % 3 == 2 ? 1 + (size_t)(round * 37 % 2300) : 1 + (size_t)(round % 128);
+    const size_t count = round % 100 == 99 ? 200
+                         : round % 7 == 5  ? 3000 + (size_t)(round * 997 % 60000)
+                         : round % 3 == 2  ? 1 + (size_t)(round * 37 % 2300)
+                                           : 1 + (size_t)(round % 128);
     const int root = (int)((round / 100) % n);
     for (size_t i = 0; i < count; ++i) src[i] = round * 1000 + (long)i + rank, dst[i] = -1;
     if (rank == (root + 1) % n && round % 100 == 10) usleep(20000);
