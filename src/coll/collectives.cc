@@ -52,6 +52,21 @@ bool pull_block(Group& g, void* dest, const void* source, size_t count, size_t e
   return network;
 }
 
+// A direct exchange (Group::direct) in which every PE writes into every other PE's dest:
+// joins every other PE, calls `write(r)` for each rank r once it has joined (the next rank
+// first), then waits for every other PE's data.
+template <typename Write>
+void exchange_direct(Group& g, Write write) {
+  const int n = g.size(), me = g.rank();
+  for (int k = 1; k < n; ++k) g.join((me + k) % n);
+  for (int k = 1; k < n; ++k) {
+    const int r = (me + k) % n;
+    g.await_joined(r);
+    write(r);
+  }
+  for (int k = 1; k < n; ++k) g.await_delivered((me + n - k) % n);
+}
+
 }  // namespace
 
 void push_all(Group& g, char* bank, size_t bytes, const void* data, size_t stride) {
@@ -82,7 +97,7 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
     if (g.rank() != root || to_root) memcpy(dest, bank + static_cast<size_t>(root) * bytes, bytes);
     return;
   }
-  if (bytes > 0 && bytes <= Group::kTreeBroadcast && g.tree_broadcast(dest, source, bytes, root, to_root)) return;
+  if (bytes > 0 && g.tree_broadcast(dest, source, bytes, root, to_root)) return;
   if (bytes > 0 && g.stamped()) {
     if (g.rank() == root) {
       if (to_root && dest != source) memcpy(dest, source, bytes);
@@ -112,6 +127,31 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
     locate(call, "dest", dest, bytes * static_cast<size_t>(g.size()), rt().my_pe);
     gather_all(g, bank, bytes, source);
     memcpy(dest, bank, bytes * static_cast<size_t>(g.size()));
+    return;
+  }
+  if (same_size && bytes > 0 && g.direct(bytes)) {
+    // Each PE's block into its place of every dest, once that dest's owner has joined.
+    const size_t place = static_cast<size_t>(g.rank()) * bytes;
+    check_buffer(call, "dest", dest, bytes * static_cast<size_t>(g.size()));
+    locate(call, "dest", dest, bytes * static_cast<size_t>(g.size()), rt().my_pe);
+    memcpy(static_cast<char*>(dest) + place, source, bytes);
+    const size_t n = static_cast<size_t>(g.size());
+    if (n >= 4 && (n & (n - 1)) == 0 && n / 2 * bytes <= Group::kDirect) {
+      // In rounds of recursive doubling: in round j the 2^j blocks this PE has go to the
+      // same place of the dest of the rank 2^j away.  log2(n) writes a PE instead of n - 1:
+      // perf/collectives, 4 PEs, 16-256 KiB each: on 4 nodes (on 2 cores) 58-320 us against
+      // 84-389 us with a write to every PE, on 2 nodes 36-223 against 55-282 us.
+      for (int distance = 1; distance < g.size(); distance <<= 1) g.join(g.rank() ^ distance);
+      for (int distance = 1; distance < g.size(); distance <<= 1) {
+        const int partner = g.rank() ^ distance;
+        char* have = static_cast<char*>(dest) + static_cast<size_t>(g.rank() & ~(distance - 1)) * bytes;
+        g.await_joined(partner);
+        g.deliver(partner, have, have, static_cast<size_t>(distance) * bytes);
+        g.await_delivered(partner);
+      }
+      return;
+    }
+    exchange_direct(g, [&](int r) { g.deliver(r, static_cast<char*>(dest) + place, source, bytes); });
     return;
   }
   if (g.stamped()) {
@@ -164,6 +204,15 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
     // Small: block r of my source into my place of rank r's bank, one sync.
     push_all(g, bank, block, source, block);
     memcpy(dest, bank, block * static_cast<size_t>(g.size()));
+    return;
+  }
+  if (contiguous && block > 0 && g.direct(block)) {
+    // Block r of the source into this PE's place of rank r's dest, once r has joined.
+    const size_t place = static_cast<size_t>(g.rank()) * block;
+    exchange_direct(g, [&](int r) {
+      g.deliver(r, static_cast<char*>(dest) + place, static_cast<const char*>(source) + static_cast<size_t>(r) * block, block);
+    });
+    memcpy(static_cast<char*>(dest) + place, static_cast<const char*>(source) + place, block);
     return;
   }
   if (g.stamped()) {

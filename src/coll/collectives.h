@@ -26,6 +26,11 @@
 //
 // Large reductions are the exception to both (reduce_sliced): each PE folds one slice and
 // writes the result into that slice of every PE's dest, between the same two syncs.
+// Across nodes, the collectives too large for the banks and boxes but up to Group::kDirect
+// bytes a write go direct: a PE writes into another's dest once that PE has said it entered,
+// stamped, with no sync (broadcast down a binomial tree, fcollect by recursive doubling or
+// to every PE, alltoall to every PE, sliced reductions with every PE joined and every slice
+// delivered instead of the two syncs).
 #pragma once
 
 #include <algorithm>
@@ -77,10 +82,12 @@ void* scratch(size_t bytes, int which);
 // folds every element itself: no sync on one node (stamps) and, across nodes, one network
 // phase less.  Set by measurement with perf/collectives (sum_reduce_us): on one node, with
 // 2 PEs both take the same time at 2 KiB and slicing is 1.1-2x faster from 4 KiB, with 4
-// PEs (on 2 cores) folding everything is faster up to 8 KiB (1.4x at 2 KiB); across 2 nodes
-// slicing is faster from 512 KiB with 4 PEs, from 1 MiB with 2.
+// PEs (on 2 cores) folding everything is faster up to 8 KiB (1.4x at 2 KiB).  Across nodes,
+// where slicing goes direct (Group::direct) up to kDirect bytes, it is faster from 64 KiB:
+// 4 PEs on 4 nodes (on 2 cores) 145-274 us against 172-535 us at 64-256 KiB, on 2 nodes
+// 102-186 against 122-399 us; 2 PEs 32-70 against 33-82 us; at 32 KiB within 10% either way.
 inline constexpr size_t kSlicedReduce = 4096;
-inline constexpr size_t kSlicedReduceNetwork = 512 * 1024;
+inline constexpr size_t kSlicedReduceNetwork = 64 * 1024;
 
 // Bytes folded at a time: the partial result stays in the first-level cache while every
 // rank's input streams through it.
@@ -109,7 +116,16 @@ void reduce_sliced(Group& g, T* dest, const T* source, size_t count, Fold fold) 
   const size_t line = std::max<size_t>(1, 64 / sizeof(T));
   const size_t per = ((count + ranks - 1) / ranks + line - 1) / line * line;
   const size_t lo = std::min(count, per * me), hi = std::min(count, lo + per);
-  g.sync();
+  // Direct (Group::direct): every PE joined instead of the first sync, and every slice
+  // delivered, stamped, instead of the second (a PE has read this PE's source once it
+  // delivers its slice here).
+  const bool direct = g.direct(count * sizeof(T));
+  if (direct) {
+    for (size_t k = 1; k < ranks; ++k) g.join(static_cast<int>((me + k) % ranks));
+    for (size_t k = 1; k < ranks; ++k) g.await_joined(static_cast<int>((me + k) % ranks));
+  } else {
+    g.sync();
+  }
   bool network = false;
   if (hi > lo) {
     constexpr size_t chunk = std::max<size_t>(1, kFoldChunkBytes / sizeof(T));
@@ -120,8 +136,10 @@ void reduce_sliced(Group& g, T* dest, const T* source, size_t count, Fold fold) 
       const Target to = locate(call, "dest", dest + lo, (hi - lo) * sizeof(T), pe);
       if (to.mapped) mapped_dest.push_back(reinterpret_cast<T*>(to.mapped));
     }
-    // The whole slice is kept for the network puts; with none, one chunk (in cache) will do.
-    network = mapped_dest.size() < ranks;
+    // The whole slice is kept for the network puts (direct: for every PE); with none, one
+    // chunk (in cache) will do.
+    if (direct) mapped_dest.resize(1);
+    network = direct || mapped_dest.size() < ranks;
     T* result = static_cast<T*>(scratch((network ? hi - lo : chunk) * sizeof(T), 0));
     // Network inputs arrive in pieces of about 1 MiB for all ranks together.
     const size_t piece = std::min(hi - lo, std::max<size_t>(chunk, (size_t{1} << 20) / (sizeof(T) * ranks)));
@@ -154,11 +172,19 @@ void reduce_sliced(Group& g, T* dest, const T* source, size_t count, Fold fold) 
         for (T* to : mapped_dest) memcpy(static_cast<void*>(to + (first - lo) + c), out, m * sizeof(T));
       }
     }
-    for (size_t k = 0; network && k < ranks; ++k) {
+    for (size_t k = 1; direct && k < ranks; ++k) g.deliver(static_cast<int>((me + k) % ranks), dest + lo, result, (hi - lo) * sizeof(T));
+    for (size_t k = 0; network && !direct && k < ranks; ++k) {
       const int pe = g.pe(static_cast<int>((me + k) % ranks));
       const Target to = locate(call, "dest", dest + lo, (hi - lo) * sizeof(T), pe);
       if (!to.mapped) scheduler().submit_nbi(call, Op{Op::Kind::Put, to, result, (hi - lo) * sizeof(T)});
     }
+  } else if (direct) {
+    // An empty slice (more ranks than lines): the stamp alone.
+    for (size_t k = 1; k < ranks; ++k) g.deliver(static_cast<int>((me + k) % ranks), dest, nullptr, 0);
+  }
+  if (direct) {
+    for (size_t k = 1; k < ranks; ++k) g.await_delivered(static_cast<int>((me + ranks - k) % ranks));
+    return;
   }
   if (network) scheduler().quiet(call);
   g.sync();

@@ -33,30 +33,30 @@ struct alignas(64) Slot {
   alignas(64) uint64_t box_done;  // the boxes_used at the end of the last broadcast this PE finished with
   alignas(64) uint64_t entered;   // the last stamped collective this PE entered (stamp_calls)
   alignas(64) uint64_t reads;     // the reads of this PE's memory that peers have released, all told
-  // Group::tree_broadcast: by child rank, the last such broadcast that child has entered;
-  // and the last one whose data has arrived here.
+  // Group::direct: by rank, the last direct collective that PE has entered, and the last
+  // whose data that PE has delivered here.
   alignas(64) uint64_t joined[Group::kBankStamps];
-  alignas(64) uint64_t delivered;
+  alignas(64) uint64_t delivered[Group::kBankStamps];
 };
-static_assert(sizeof(Slot) == 100672, "TANDEM_TEAMS in the configuration table gives this size");
+static_assert(sizeof(Slot) == 101120, "TANDEM_TEAMS in the configuration table gives this size");
 
 Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
 SlotSet used_slots;    // those of the teams this PE is in
 
 // The stamps that may ride on a write as its notification word: the bank stamps (word
-// b * kBankStamps + rank), then the boxes' (2 * kBankStamps + box), then the joined words
-// (kJoined + rank) and the delivered word (kDelivered) of tree broadcasts.  The word: top bit set,
+// b * kBankStamps + rank), then the boxes' (2 * kBankStamps + box), then the joined and the
+// delivered words of direct collectives (kJoined + rank, kDelivered + rank).  The word: top bit set,
 // 12 bits of slot (TANDEM_TEAMS is at most 4096), 8 of stamp, 43 of value (a count of
 // collective calls, which would take 2^43 calls to wrap).
-constexpr int kStampBits = 8, kSlotBits = 12, kValueBits = 63 - kSlotBits - kStampBits;
+constexpr int kStampBits = 9, kSlotBits = 12, kValueBits = 63 - kSlotBits - kStampBits;
 constexpr int kJoined = 2 * Group::kBankStamps + Group::kBoxes, kDelivered = kJoined + Group::kBankStamps;
-static_assert(kDelivered < (1 << kStampBits), "every stamp has a number");
+static_assert(kDelivered + Group::kBankStamps <= (1 << kStampBits), "every stamp has a number");
 
 uint64_t* stamp_word(Slot& s, int stamp) {
   if (stamp < 2 * Group::kBankStamps) return &s.bank_stamps[stamp / Group::kBankStamps][stamp % Group::kBankStamps];
   if (stamp < kJoined) return &s.box_stamps[stamp - 2 * Group::kBankStamps];
   if (stamp < kDelivered) return &s.joined[stamp - kJoined];
-  return &s.delivered;
+  return &s.delivered[stamp - kDelivered];
 }
 
 uint64_t stamp_data(int slot, int stamp, uint64_t value) {
@@ -76,7 +76,7 @@ void put_stamped(const char* call, const Target& to, const void* source, size_t 
   if (to.mapped) {
     memcpy(to.mapped, source, bytes);
     __atomic_store_n(reinterpret_cast<uint64_t*>(word.mapped), value, __ATOMIC_RELEASE);
-  } else if (scheduler().writes_carry_data()) {
+  } else if (bytes > 0 && scheduler().writes_carry_data()) {
     const uint64_t data = stamp_data(slot, stamp, value);
     scheduler().put_unconfirmed(call, to, source, bytes, &data);
   } else {
@@ -113,7 +113,7 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
   team.box_read.assign(team.pes.size(), 0);
   team.stamp_calls = 0;
   team.stamp_reads = 0;
-  team.tree_calls = 0;
+  team.direct_calls = 0;
   team.one_node = std::all_of(team.pes.begin(), team.pes.end(), [&](int pe) { return r.is_local(pe); });
   // The counters, boxes and stamps count from 0 again.  Nothing of the slot's previous team
   // is still on its way here: this PE waited for every count, every broadcast sent to it and
@@ -129,7 +129,7 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
       for (uint64_t& stamp : stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.reads, 0, __ATOMIC_RELAXED);
     for (uint64_t& joined : s.joined) __atomic_store_n(&joined, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&s.delivered, 0, __ATOMIC_RELAXED);
+    for (uint64_t& delivered : s.delivered) __atomic_store_n(&delivered, 0, __ATOMIC_RELAXED);
   }
   used_slots.take(slot);
 }
@@ -459,25 +459,47 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   return true;
 }
 
+bool Group::direct(size_t bytes) {
+  if (!team_ || team_->one_node || size_ > kBankStamps || bytes > kDirect || !scheduler().writes_in_order())
+    return false;
+  ++team_->direct_calls;
+  return true;
+}
+
+void Group::join(int rank) {
+  const Target word = locate(call_, "collective stamp", &area[team_->slot].joined[rank_], sizeof(uint64_t), pe(rank));
+  if (word.mapped) __atomic_store_n(reinterpret_cast<uint64_t*>(word.mapped), team_->direct_calls, __ATOMIC_RELEASE);
+  else scheduler().set_word_in_order(call_, word, team_->direct_calls);
+}
+
+void Group::await_joined(int rank) {
+  const uint64_t* word = &area[team_->slot].joined[rank];
+  wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= team_->direct_calls; });
+}
+
+void Group::deliver(int rank, void* place, const void* data, size_t bytes) {
+  put_stamped(call_, locate(call_, "dest", place, bytes, pe(rank)), data, bytes, team_->slot, kDelivered + rank_,
+              team_->direct_calls);
+}
+
+void Group::await_delivered(int rank) {
+  const uint64_t* word = &area[team_->slot].delivered[rank];
+  wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= team_->direct_calls; });
+}
+
 bool Group::tree_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
-  if (!team_ || team_->one_node || size_ > kBankStamps || !scheduler().writes_in_order()) return false;
-  Team& t = *team_;
-  Slot& slot = area[t.slot];
-  const uint64_t now = ++t.tree_calls;
+  if (!direct(bytes)) return false;
   const int v = (rank_ - root + size_) % size_;
   if (v != 0) {
     // Tell the parent (v without its lowest set bit) that dest is free, and wait for the data.
-    const int parent = pe(((v & (v - 1)) + root) % size_);
-    const Target joined = locate(call_, "collective stamp", &slot.joined[rank_], sizeof(uint64_t), parent);
-    if (joined.mapped) __atomic_store_n(reinterpret_cast<uint64_t*>(joined.mapped), now, __ATOMIC_RELEASE);
-    else scheduler().set_word_in_order(call_, joined, now);
-    wait_until_ready(call_, [&] { return __atomic_load_n(&slot.delivered, __ATOMIC_ACQUIRE) >= now; });
+    const int parent = ((v & (v - 1)) + root) % size_;
+    join(parent);
+    await_delivered(parent);
   }
   tree_children(v, size_, [&](int k) {
     const int r = (v + k + root) % size_;
-    wait_until_ready(call_, [&] { return __atomic_load_n(&slot.joined[r], __ATOMIC_ACQUIRE) >= now; });
-    put_stamped(call_, locate(call_, "dest", dest, bytes, pe(r)), v == 0 ? source : dest, bytes, t.slot, kDelivered,
-                now);
+    await_joined(r);
+    deliver(r, dest, v == 0 ? source : dest, bytes);
   });
   if (v == 0 && to_root && dest != source) memcpy(dest, source, bytes);
   return true;

@@ -53,7 +53,7 @@ struct Team {
   std::vector<uint64_t> box_read;  // rank -> the boxes_used that rank was last seen done with
   uint64_t stamp_calls = 0;  // collectives that used the slot's stamps (Group::stamped)
   uint64_t stamp_reads = 0;  // reads of this PE's memory that those calls waited for, all told
-  uint64_t tree_calls = 0;   // broadcasts through Group::tree_broadcast
+  uint64_t direct_calls = 0;  // collectives that used Group::direct
   bool one_node = true;      // every PE of the team on this node (its memory mapped here)
 
   int size() const { return static_cast<int>(pes.size()); }
@@ -202,21 +202,35 @@ class Group {
   static constexpr uint64_t kBoxes = 32;
   static constexpr size_t kBoxNetwork = kBoxes / 2 * kBox;
   bool box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);
-  // A broadcast too large for the boxes on a team that spans nodes, with no sync: the ranks
-  // relative to the root form a binomial tree.  Each PE but the root stamps "joined" into its
-  // parent's memory (its dest is free) and waits for its dest to be stamped "delivered"; then
-  // each PE writes the data into the dest of each of its children that has joined and stamps
-  // it delivered.  One copy per PE and no wait for PEs outside one's own branch, where a pull
-  // costs two syncs.  Returns false, doing nothing, where it does not apply (an active set
-  // other than all PEs, one node, more than kBankStamps PEs, a network that does not keep
-  // writes in order).
-  //
-  // perf/collectives, 32 KiB-4 MiB: 4 PEs on 4 nodes (on 2 cores) 40-214 us against 70-241
-  // us with the pull at 32-512 KiB, 670 against 709 us at 1 MiB and slower from 2 MiB; 4 PEs
-  // on 2 nodes 19-138 us against 55-165 us at 32-512 KiB; 2 PEs on 2 nodes 14-38 us against
-  // 22-46 us at 32-256 KiB, as fast at 512 KiB and 1.35x slower at 1 MiB.  So up to
-  // kTreeBroadcast bytes.
-  static constexpr size_t kTreeBroadcast = 512 * 1024;
+  // Collectives too large for the banks and boxes on a team that spans nodes write straight
+  // into the dests, with no sync: a PE writes into another's dest only once that PE has said
+  // it entered the call (its dest is free), with a stamp behind the data.  direct() starts
+  // such a call (returns false, doing nothing, where it does not apply: an active set other
+  // than all PEs, one node, more than kBankStamps PEs, a network that does not keep writes
+  // in order); join(r) tells rank r that this PE has entered, await_joined(r) waits until r
+  // has; deliver(r, place, data, bytes) writes `bytes` from `data` to the symmetric `place`
+  // on rank r, stamped, and await_delivered(r) waits until rank r's data has arrived here.
+  // The stamps count the direct calls, which every PE of the team makes in the same order.
+  // `bytes`: the most one PE writes into another's dest in the call (a reduction: the whole
+  // data); beyond kDirect the pulls, which post every read before they wait, are faster (a
+  // write this large waits until it has left before the next one starts).  perf/collectives
+  // against the pulls with two syncs, 4 PEs on 4 nodes (on 2 cores): broadcast 40-214 us
+  // against 70-241 us at 32-512 KiB, 670 against 709 us at 1 MiB and slower from 2 MiB;
+  // alltoall 77-810 us against 104-849 us at 16-512 KiB each, 2536 against 2376 at 1 MiB;
+  // on 2 nodes broadcast 19-138 us against 55-165 us, alltoall 53-630 against 80-664; 2 PEs
+  // on 2 nodes broadcast 14-38 us against 22-46 us at 32-256 KiB, as fast at 512 KiB, 1.35x
+  // slower at 1 MiB.
+  static constexpr size_t kDirect = 512 * 1024;
+  bool direct(size_t bytes);
+  void join(int rank);
+  void await_joined(int rank);
+  void deliver(int rank, void* place, const void* data, size_t bytes);
+  void await_delivered(int rank);
+  // A broadcast too large for the boxes, direct: the ranks relative to the root form a
+  // binomial tree; each PE but the root joins its parent and waits for its data, then
+  // delivers it to each of its children that has joined.  One copy per PE and no wait for
+  // PEs outside one's own branch, where a pull costs two syncs.  Returns false, doing
+  // nothing, where direct() does not apply.
   bool tree_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);
   // A collective that pulls (its PEs read each other's sources, never their dests) syncs
   // twice: every source ready, then every read done.  On a team whose PEs share this node,

@@ -16,7 +16,8 @@ static long value(int r, size_t i) { return (long)r * 1000003L + (long)i * 7 + 1
 
 static void run(shmem_team_t team, const char *name) {
   const int rank = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
-  const size_t sizes[] = {0, 1, 17, 4096, BIG};
+  /* 20000 longs: across nodes written straight into the dests (past the banks and boxes) */
+  const size_t sizes[] = {0, 1, 17, 4096, 20000, BIG};
 
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
     const size_t count = sizes[s];
@@ -48,7 +49,7 @@ static void run(shmem_team_t team, const char *name) {
    * not overflow), with counts that do not split evenly into the PEs' slices, and a double sum whose rounding shows the order of the fold: the result
    * must be the sum in rank order, bit for bit, on every PE. */
   {
-    const size_t counts[] = {255, 1001, 4099, 140001};
+    const size_t counts[] = {255, 1001, 4099, 30001, 140001};
     int *isrc = (int *)src, *idst = (int *)dst;
     for (size_t s = 0; s < sizeof counts / sizeof counts[0]; ++s) {
       const size_t count = counts[s];
@@ -217,11 +218,12 @@ static void run(shmem_team_t team, const char *name) {
     CHECK(bad == 0, "%s: back-to-back broadcast %ld of %zu from rank %d: %d wrong", name, round, count, root, bad);
   }
   /* The other collectives back to back beyond the library's banks within a node (so they
-   * wait for their peers through its stamps) and in its larger banks across nodes (pushed,
-   * the two banks in turn), one PE sleeping now and then, every PE spoiling its source as
-   * soon as a call returns: no PE may still be reading it. */
+   * wait for their peers through its stamps), in its larger banks across nodes (pushed, the
+   * two banks in turn) and every fourth round beyond them (written straight into the dests
+   * across nodes), one PE sleeping now and then, every PE spoiling its source as soon as a
+   * call returns: no PE may still be reading it. */
   for (long round = 0; round < 60; ++round) {
-    const size_t block = 64 + (size_t)(round % 3) * 100; /* longs to each PE */
+    const size_t block = round % 4 == 1 ? 2100 + (size_t)round * 13 : 64 + (size_t)(round % 3) * 100; /* longs to each PE */
     const int sleeper = (int)(round % n);
     for (size_t k = 0; k < block * (size_t)n; ++k) src[k] = round * 100000 + (long)k * 10 + rank, dst[k] = -1;
     if (rank == sleeper && round % 10 == 3) usleep(20000);
@@ -232,7 +234,18 @@ static void run(shmem_team_t team, const char *name) {
       for (size_t i = 0; i < block; ++i) bad += dst[(size_t)j * block + i] != round * 100000 + (long)((size_t)rank * block + i) * 10 + j;
     CHECK(bad == 0, "%s: back-to-back alltoall %ld of %zu: %d wrong", name, round, block, bad);
 
-    const size_t count = 300 + (size_t)(round % 5) * 50; /* longs, below a sliced reduction */
+    for (size_t i = 0; i < block; ++i) src[i] = round * 100000 + (long)i * 10 + rank;
+    for (size_t k = 0; k < block * (size_t)n; ++k) dst[k] = -1;
+    if (rank == sleeper && round % 10 == 5) usleep(20000);
+    shmem_long_fcollect(team, dst, src, block);
+    for (size_t i = 0; i < block; ++i) src[i] = -7;
+    bad = 0;
+    for (int j = 0; j < n; ++j)
+      for (size_t i = 0; i < block; ++i) bad += dst[(size_t)j * block + i] != round * 100000 + (long)i * 10 + j;
+    CHECK(bad == 0, "%s: back-to-back fcollect %ld of %zu: %d wrong", name, round, block, bad);
+
+    /* longs: below a sliced reduction, and every fourth round a sliced one */
+    const size_t count = round % 4 == 2 ? 9000 + (size_t)round * 37 : 300 + (size_t)(round % 5) * 50;
     for (size_t i = 0; i < count; ++i) src[i] = round + (long)i + rank;
     if (rank == sleeper && round % 10 == 6) usleep(20000);
     if (round % 2 == 0)
