@@ -114,6 +114,7 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
   team.stamp_calls = 0;
   team.stamp_reads = 0;
   team.direct_calls = 0;
+  team.direct_pieces = 0;
   team.one_node = std::all_of(team.pes.begin(), team.pes.end(), [&](int pe) { return r.is_local(pe); });
   // The counters, boxes and stamps count from 0 again.  Nothing of the slot's previous team
   // is still on its way here: this PE waited for every count, every broadcast sent to it and
@@ -459,10 +460,12 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   return true;
 }
 
-bool Group::direct(size_t bytes) {
+bool Group::direct(size_t bytes, uint64_t pieces) {
   if (!team_ || team_->one_node || size_ > kBankStamps || bytes > kDirect || !scheduler().writes_in_order())
     return false;
   ++team_->direct_calls;
+  pieces_before_ = team_->direct_pieces;
+  team_->direct_pieces += pieces;
   return true;
 }
 
@@ -477,30 +480,35 @@ void Group::await_joined(int rank) {
   wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= team_->direct_calls; });
 }
 
-void Group::deliver(int rank, void* place, const void* data, size_t bytes) {
+void Group::deliver(int rank, void* place, const void* data, size_t bytes, uint64_t piece) {
   put_stamped(call_, locate(call_, "dest", place, bytes, pe(rank)), data, bytes, team_->slot, kDelivered + rank_,
-              team_->direct_calls);
+              pieces_before_ + piece + 1);
 }
 
-void Group::await_delivered(int rank) {
+void Group::await_delivered(int rank, uint64_t piece) {
   const uint64_t* word = &area[team_->slot].delivered[rank];
-  wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= team_->direct_calls; });
+  const uint64_t goal = pieces_before_ + piece + 1;
+  wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= goal; });
 }
 
 bool Group::tree_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
-  if (!direct(bytes)) return false;
+  const size_t piece = kTreePiece;
+  const uint64_t pieces = (bytes + piece - 1) / piece;
+  if (bytes > kTreeBroadcast || !direct(std::min(bytes, piece), pieces)) return false;
   const int v = (rank_ - root + size_) % size_;
-  if (v != 0) {
-    // Tell the parent (v without its lowest set bit) that dest is free, and wait for the data.
-    const int parent = ((v & (v - 1)) + root) % size_;
-    join(parent);
-    await_delivered(parent);
+  // Tell the parent (v without its lowest set bit) that dest is free; then the pieces in
+  // turn, each passed on as soon as it is here.
+  const int parent = ((v & (v - 1)) + root) % size_;
+  if (v != 0) join(parent);
+  for (uint64_t c = 0; c < pieces; ++c) {
+    const size_t at = c * piece, n = std::min(piece, bytes - at);
+    if (v != 0) await_delivered(parent, c);
+    tree_children(v, size_, [&](int k) {
+      const int r = (v + k + root) % size_;
+      if (c == 0) await_joined(r);
+      deliver(r, static_cast<char*>(dest) + at, static_cast<const char*>(v == 0 ? source : dest) + at, n, c);
+    });
   }
-  tree_children(v, size_, [&](int k) {
-    const int r = (v + k + root) % size_;
-    await_joined(r);
-    deliver(r, dest, v == 0 ? source : dest, bytes);
-  });
   if (v == 0 && to_root && dest != source) memcpy(dest, source, bytes);
   return true;
 }

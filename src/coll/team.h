@@ -54,6 +54,7 @@ struct Team {
   uint64_t stamp_calls = 0;  // collectives that used the slot's stamps (Group::stamped)
   uint64_t stamp_reads = 0;  // reads of this PE's memory that those calls waited for, all told
   uint64_t direct_calls = 0;  // collectives that used Group::direct
+  uint64_t direct_pieces = 0;  // the pieces that they delivered, all told
   bool one_node = true;      // every PE of the team on this node (its memory mapped here)
 
   int size() const { return static_cast<int>(pes.size()); }
@@ -211,26 +212,35 @@ class Group {
   // has; deliver(r, place, data, bytes) writes `bytes` from `data` to the symmetric `place`
   // on rank r, stamped, and await_delivered(r) waits until rank r's data has arrived here.
   // The stamps count the direct calls, which every PE of the team makes in the same order.
-  // `bytes`: the most one PE writes into another's dest in the call (a reduction: the whole
-  // data); beyond kDirect the pulls, which post every read before they wait, are faster (a
+  // `bytes`: the most one PE writes into another's dest at once in the call (a reduction:
+  // the whole data), `pieces` the pieces a writer delivers one after the other (deliver's
+  // and await_delivered's `piece`, from 0); beyond kDirect the pulls, which post every read before they wait, are faster (a
   // write this large waits until it has left before the next one starts).  perf/collectives
-  // against the pulls with two syncs, 4 PEs on 4 nodes (on 2 cores): broadcast 40-214 us
-  // against 70-241 us at 32-512 KiB, 670 against 709 us at 1 MiB and slower from 2 MiB;
+  // against the pulls with two syncs, 4 PEs on 4 nodes (on 2 cores): broadcast (in one
+  // piece) 40-214 us against 70-241 us at 32-512 KiB, 670 against 709 us at 1 MiB;
   // alltoall 77-810 us against 104-849 us at 16-512 KiB each, 2536 against 2376 at 1 MiB;
   // on 2 nodes broadcast 19-138 us against 55-165 us, alltoall 53-630 against 80-664; 2 PEs
   // on 2 nodes broadcast 14-38 us against 22-46 us at 32-256 KiB, as fast at 512 KiB, 1.35x
   // slower at 1 MiB.
   static constexpr size_t kDirect = 512 * 1024;
-  bool direct(size_t bytes);
+  bool direct(size_t bytes, uint64_t pieces = 1);
   void join(int rank);
   void await_joined(int rank);
-  void deliver(int rank, void* place, const void* data, size_t bytes);
-  void await_delivered(int rank);
+  void deliver(int rank, void* place, const void* data, size_t bytes, uint64_t piece = 0);
+  void await_delivered(int rank, uint64_t piece = 0);
   // A broadcast too large for the boxes, direct: the ranks relative to the root form a
-  // binomial tree; each PE but the root joins its parent and waits for its data, then
-  // delivers it to each of its children that has joined.  One copy per PE and no wait for
-  // PEs outside one's own branch, where a pull costs two syncs.  Returns false, doing
-  // nothing, where direct() does not apply.
+  // binomial tree; each PE but the root joins its parent, then for each piece of kTreePiece
+  // bytes waits for it and delivers it to each of its children that has joined, so that a
+  // piece goes down the tree while the next arrives.  One copy per PE and no wait for PEs
+  // outside one's own branch, where a pull costs two syncs.  Returns false, doing nothing,
+  // where direct() does not apply or beyond kTreeBroadcast bytes.
+  //
+  // perf/collectives, two alternating runs: at 1 MiB, in pieces 4 PEs on 4 nodes (on 2
+  // cores) take 425-449 us against 670-715 us pulled, on 2 nodes 291-294 against 395-408 us,
+  // 2 PEs 132-133 against 143-149 us; at 512 KiB within 15% either way (one piece or two);
+  // at 2-4 MiB the pull is as fast or faster.
+  static constexpr size_t kTreePiece = 256 * 1024;
+  static constexpr size_t kTreeBroadcast = 1024 * 1024;
   bool tree_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);
   // A collective that pulls (its PEs read each other's sources, never their dests) syncs
   // twice: every source ready, then every read done.  On a team whose PEs share this node,
@@ -258,6 +268,7 @@ class Group {
   Team* team_ = nullptr;
   int start_ = 0, stride_ = 1, size_ = 1, rank_ = -1;
   long* psync_ = nullptr;
+  uint64_t pieces_before_ = 0;  // Team::direct_pieces before this direct call
 };
 
 }  // namespace tandem

@@ -16,8 +16,9 @@ static long value(int r, size_t i) { return (long)r * 1000003L + (long)i * 7 + 1
 
 static void run(shmem_team_t team, const char *name) {
   const int rank = shmem_team_my_pe(team), n = shmem_team_n_pes(team);
-  /* 20000 longs: across nodes written straight into the dests (past the banks and boxes) */
-  const size_t sizes[] = {0, 1, 17, 4096, 20000, BIG};
+  /* 20000 and 100000 longs: across nodes written straight into the dests (past the banks
+   * and boxes), a broadcast of 100000 in pieces */
+  const size_t sizes[] = {0, 1, 17, 4096, 20000, 100000, BIG};
 
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
     const size_t count = sizes[s];
