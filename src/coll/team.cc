@@ -1,5 +1,6 @@
 #include "coll/team.h"
 #include "core/handle_table.h"
+#include "coll/slot.h"
 
 #include <algorithm>
 #include <cstring>
@@ -19,82 +20,11 @@ namespace tandem {
 
 Team team_world, team_shared;
 
+Slot* team_slots = nullptr;
+
 namespace {
 
-// One slot of the symmetric team area.
-struct alignas(64) Slot {
-  uint64_t counters[Team::kRounds];
-  uint64_t exchange;
-  alignas(64) char banks[2][Group::kBankNetwork];
-  alignas(64) uint64_t bank_stamps[2][Group::kBankStamps];  // by bank and writer's rank: its last bank call there
-  // By box: the boxes_used at the end of the broadcast whose last box it is.
-  alignas(64) uint64_t box_stamps[Group::kBoxes];
-  alignas(64) char boxes[Group::kBoxes][Group::kBox];
-  alignas(64) uint64_t box_done;  // the boxes_used at the end of the last broadcast this PE finished with
-  alignas(64) uint64_t entered;   // the last stamped collective this PE entered (stamp_calls)
-  alignas(64) uint64_t reads;     // the reads of this PE's memory that peers have released, all told
-  // Group::direct: by rank, the last direct collective that PE has entered, and the last
-  // whose data that PE has delivered here.
-  alignas(64) uint64_t joined[Group::kBankStamps];
-  alignas(64) uint64_t delivered[Group::kBankStamps];
-};
-static_assert(sizeof(Slot) == 101120, "TANDEM_TEAMS in the configuration table gives this size");
-
-Slot* area = nullptr;  // TANDEM_TEAMS slots, symmetric
-SlotSet used_slots;    // those of the teams this PE is in
-
-// The stamps that may ride on a write as its notification word: the bank stamps (word
-// b * kBankStamps + rank), then the boxes' (2 * kBankStamps + box), then the joined and the
-// delivered words of direct collectives (kJoined + rank, kDelivered + rank).  The word: top bit set,
-// 12 bits of slot (TANDEM_TEAMS is at most 4096), 8 of stamp, 43 of value (a count of
-// collective calls, which would take 2^43 calls to wrap).
-constexpr int kStampBits = 9, kSlotBits = 12, kValueBits = 63 - kSlotBits - kStampBits;
-constexpr int kJoined = 2 * Group::kBankStamps + Group::kBoxes, kDelivered = kJoined + Group::kBankStamps;
-static_assert(kDelivered + Group::kBankStamps <= (1 << kStampBits), "every stamp has a number");
-
-uint64_t* stamp_word(Slot& s, int stamp) {
-  if (stamp < 2 * Group::kBankStamps) return &s.bank_stamps[stamp / Group::kBankStamps][stamp % Group::kBankStamps];
-  if (stamp < kJoined) return &s.box_stamps[stamp - 2 * Group::kBankStamps];
-  if (stamp < kDelivered) return &s.joined[stamp - kJoined];
-  return &s.delivered[stamp - kDelivered];
-}
-
-uint64_t stamp_data(int slot, int stamp, uint64_t value) {
-  return uint64_t{1} << 63 | static_cast<uint64_t>(slot) << (kStampBits + kValueBits) |
-         static_cast<uint64_t>(stamp) << kValueBits | (value & ((uint64_t{1} << kValueBits) - 1));
-}
-
-// Whether data and a stamp behind it can go to another node's PE (put_stamped).
-bool stamps_travel() { return scheduler().writes_in_order() || scheduler().writes_carry_data(); }
-
-// The data and then its stamp, to PE `to.pe`: a copy and a store to a node peer; to another
-// node's PE, one write carrying the stamp where writes carry a notification word, else two
-// writes in order (stamps_travel()).
-void put_stamped(const char* call, const Target& to, const void* source, size_t bytes, int slot, int stamp,
-                 uint64_t value) {
-  const Target word = locate(call, "collective stamp", stamp_word(area[slot], stamp), sizeof(uint64_t), to.pe);
-  if (to.mapped) {
-    memcpy(to.mapped, source, bytes);
-    __atomic_store_n(reinterpret_cast<uint64_t*>(word.mapped), value, __ATOMIC_RELEASE);
-  } else if (bytes > 0 && scheduler().writes_carry_data()) {
-    const uint64_t data = stamp_data(slot, stamp, value);
-    scheduler().put_unconfirmed(call, to, source, bytes, &data);
-  } else {
-    scheduler().put_unconfirmed(call, to, source, bytes);
-    scheduler().set_word_in_order(call, word, value);
-  }
-}
-
-// Calls `visit(k)` for each child v + k of relative rank v (ranks counted from a root) in
-// a binomial tree of `size` ranks: v passes data on to v + 2^j for each 2^j below v's lowest
-// set bit (every one for the root, v = 0), the farthest first.
-template <typename Visit>
-void tree_children(int v, int size, Visit visit) {
-  int low = 1;
-  while (low < size && (v & low) == 0) low <<= 1;
-  for (int k = low >> 1; k >= 1; k >>= 1)
-    if (v + k < size) visit(k);
-}
+SlotSet used_slots;  // those of the teams this PE is in
 
 // `fresh`: the slot is still 0 everywhere (at init), and a faster peer may already be
 // counting on it, so it must not be touched.
@@ -121,7 +51,7 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
   // every read of its memory before it left that team; and no PE of the new team writes here before the split's last
   // sync.
   if (!fresh) {
-    Slot& s = area[slot];
+    Slot& s = team_slots[slot];
     for (uint64_t& counter : s.counters) __atomic_store_n(&counter, 0, __ATOMIC_RELAXED);
     for (uint64_t& stamp : s.box_stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.box_done, 0, __ATOMIC_RELAXED);
@@ -139,19 +69,11 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
 
 size_t team_area_bytes(size_t teams) { return teams * sizeof(Slot); }
 
-bool stamp_landed(uint64_t data) {
-  if (!(data >> 63)) return false;
-  const int slot = static_cast<int>((data >> (kStampBits + kValueBits)) & ((1u << kSlotBits) - 1));
-  const int stamp = static_cast<int>((data >> kValueBits) & ((1u << kStampBits) - 1));
-  __atomic_store_n(stamp_word(area[slot], stamp), data & ((uint64_t{1} << kValueBits) - 1), __ATOMIC_RELEASE);
-  return true;
-}
-
 void teams_init(const char* call) {
   Runtime& r = rt();
   // The heap is fresh (zero-filled) at init, so every counter starts at 0 on every PE.
-  area = static_cast<Slot*>(heap_allocate(call, team_area_bytes(r.config.teams), alignof(Slot)));
-  if (area == nullptr) fatal(call, "no room for the teams' counters in the symmetric heap");
+  team_slots = static_cast<Slot*>(heap_allocate(call, team_area_bytes(r.config.teams), alignof(Slot)));
+  if (team_slots == nullptr) fatal(call, "no room for the teams' counters in the symmetric heap");
   used_slots.reset(r.config.teams);
   std::vector<int> world(static_cast<size_t>(r.n_pes));
   for (int pe = 0; pe < r.n_pes; ++pe) world[static_cast<size_t>(pe)] = pe;
@@ -197,7 +119,7 @@ void team_sync(const char* call, Team& team) {
   const int n = team.size();
   if (n == 1) return;
   const uint64_t epoch = ++team.epoch;
-  Slot& slot = area[team.slot];
+  Slot& slot = team_slots[team.slot];
   for (int k = 0, distance = 1; distance < n; ++k, distance <<= 1) {
     const int partner = team.pes[static_cast<size_t>((team.rank + distance) % n)];
     const Target remote = locate(call, "barrier counter", &slot.counters[k], sizeof(uint64_t), partner);
@@ -302,7 +224,7 @@ bool Group::on_one_node() const {
 }
 
 uint64_t* Group::exchange() const {
-  if (team_) return &area[team_->slot].exchange;
+  if (team_) return &team_slots[team_->slot].exchange;
   return reinterpret_cast<uint64_t*>(&psync_[SHMEM_SYNC_SIZE - 1]);
 }
 
@@ -354,190 +276,6 @@ std::vector<int> Group::free_everywhere(const SlotSet& used, size_t count, const
     warn(call_, "this PE holds %zu of the %zu live %s that %s allows: the call returns non-zero on every PE of the team",
          used.used(), used.size(), what, setting);
   return found;
-}
-
-char* Group::bank(size_t bytes_per_rank) {
-  if (!team_ || bytes_per_rank * static_cast<size_t>(size_) > (team_->one_node ? kBank : kBankNetwork)) return nullptr;
-  return area[team_->slot].banks[team_->bank_calls++ & 1];
-}
-
-bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stride) {
-  if (!team_ || size_ > kBankStamps || !stamps_travel()) return false;
-  Slot& slot = area[team_->slot];
-  const uint64_t now = team_->bank_calls;  // this call's number, counted by bank()
-  const int b = bank == slot.banks[0] ? 0 : 1;
-  char* place = bank + static_cast<size_t>(rank_) * bytes;
-  for (int k = 1; k <= size_; ++k) {  // the next rank first, this PE's own place last
-    const int r = (rank_ + k) % size_;
-    const char* from = static_cast<const char*>(data) + static_cast<size_t>(r) * stride;
-    if (r == rank_) {
-      memcpy(place, from, bytes);
-      continue;
-    }
-    const Target at = locate(call_, "bank", place, bytes, team_->pes[static_cast<size_t>(r)]);
-    put_stamped(call_, at, from, bytes, team_->slot, b * kBankStamps + rank_, now);
-  }
-  for (int r = 0; r < size_; ++r) {
-    const uint64_t* stamp = &slot.bank_stamps[b][r];
-    if (r != rank_) wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
-  }
-  return true;
-}
-
-bool Group::doubles() const {
-  return team_ && !team_->one_node && size_ >= 4 && (size_ & (size_ - 1)) == 0 && size_ <= kBankStamps &&
-         stamps_travel();
-}
-
-void Group::swap_stamped(char* bank, char* place, size_t bytes, const void* data, int partner) {
-  Slot& slot = area[team_->slot];
-  const uint64_t now = team_->bank_calls;
-  const int b = bank == slot.banks[0] ? 0 : 1;
-  const Target at = locate(call_, "bank", place, bytes, team_->pes[static_cast<size_t>(partner)]);
-  put_stamped(call_, at, data, bytes, team_->slot, b * kBankStamps + rank_, now);
-  const uint64_t* stamp = &slot.bank_stamps[b][partner];
-  wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
-}
-
-bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
-  if (!team_ || size_ == 1 || bytes > (team_->one_node ? kBox : kBoxNetwork) || (!stamps_travel() && !team_->one_node))
-    return false;
-  Team& t = *team_;
-  // The boxes of this broadcast, [first, end) counted over the ring's turns.
-  const uint64_t count = std::max<uint64_t>(1, (bytes + kBox - 1) / kBox);
-  uint64_t first = t.boxes_used;
-  if (first % kBoxes + count > kBoxes) first += kBoxes - first % kBoxes;
-  const uint64_t end = t.boxes_used = first + count;
-  // Every PE must be done with the broadcasts that last took these boxes.
-  uint64_t before = 0;
-  for (uint64_t b = first; b < end; ++b) {
-    uint64_t& until = t.box_until[b % kBoxes];
-    before = std::max(before, until);
-    until = end;
-  }
-  Slot& slot = area[t.slot];
-  char* data = slot.boxes[first % kBoxes];
-  const int last = static_cast<int>((end - 1) % kBoxes);
-  if (rank_ != root) {
-    const uint64_t* stamp = &slot.box_stamps[last];
-    wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) == end; });
-  }
-  // Writes the data into the boxes of rank v + k relative to the root, after that PE has
-  // finished with the broadcasts that last took them.
-  const int v = (rank_ - root + size_) % size_;
-  auto pass_on = [&](int k) {
-    const int r = (v + k + root) % size_;
-    const int pe = t.pes[static_cast<size_t>(r)];
-    // Another node's count is read with a get, and only when the one last seen is too old:
-    // about once per turn of the ring while the PE keeps up.
-    uint64_t& seen = t.box_read[static_cast<size_t>(r)];
-    if (seen < before) {
-      const Target done = locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe);
-      if (done.mapped) {
-        const auto* word = reinterpret_cast<const uint64_t*>(done.mapped);
-        wait_until_ready(call_, [&] { return (seen = __atomic_load_n(word, __ATOMIC_ACQUIRE)) >= before; });
-      } else {
-        Backoff backoff(call_);
-        for (;;) {
-          scheduler().submit(call_, Op{Op::Kind::Get, done, &seen, sizeof seen});
-          if (seen >= before) break;
-          backoff.pause();
-        }
-      }
-    }
-    // The data, then the stamp in the last box that says it is there.
-    put_stamped(call_, locate(call_, "broadcast box", data, bytes, pe), v == 0 ? source : data, bytes, t.slot,
-                2 * kBankStamps + last, end);
-  };
-  if (t.one_node) {
-    for (int k = 1; v == 0 && k < size_; ++k) pass_on(k);
-  } else {
-    tree_children(v, size_, pass_on);
-  }
-  if (rank_ != root) memcpy(dest, data, bytes);
-  else if (to_root && dest != source) memcpy(dest, source, bytes);
-  __atomic_store_n(&slot.box_done, end, __ATOMIC_RELEASE);
-  return true;
-}
-
-bool Group::direct(size_t bytes, uint64_t pieces) {
-  if (!team_ || team_->one_node || size_ > kBankStamps || bytes > kDirect || !scheduler().writes_in_order())
-    return false;
-  ++team_->direct_calls;
-  pieces_before_ = team_->direct_pieces;
-  team_->direct_pieces += pieces;
-  return true;
-}
-
-void Group::join(int rank) {
-  const Target word = locate(call_, "collective stamp", &area[team_->slot].joined[rank_], sizeof(uint64_t), pe(rank));
-  if (word.mapped) __atomic_store_n(reinterpret_cast<uint64_t*>(word.mapped), team_->direct_calls, __ATOMIC_RELEASE);
-  else scheduler().set_word_in_order(call_, word, team_->direct_calls);
-}
-
-void Group::await_joined(int rank) {
-  const uint64_t* word = &area[team_->slot].joined[rank];
-  wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= team_->direct_calls; });
-}
-
-void Group::deliver(int rank, void* place, const void* data, size_t bytes, uint64_t piece) {
-  put_stamped(call_, locate(call_, "dest", place, bytes, pe(rank)), data, bytes, team_->slot, kDelivered + rank_,
-              pieces_before_ + piece + 1);
-}
-
-void Group::await_delivered(int rank, uint64_t piece) {
-  const uint64_t* word = &area[team_->slot].delivered[rank];
-  const uint64_t goal = pieces_before_ + piece + 1;
-  wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= goal; });
-}
-
-bool Group::tree_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
-  const size_t piece = kTreePiece;
-  const uint64_t pieces = (bytes + piece - 1) / piece;
-  if (bytes > kTreeBroadcast || !direct(std::min(bytes, piece), pieces)) return false;
-  const int v = (rank_ - root + size_) % size_;
-  // Tell the parent (v without its lowest set bit) that dest is free; then the pieces in
-  // turn, each passed on as soon as it is here.
-  const int parent = ((v & (v - 1)) + root) % size_;
-  if (v != 0) join(parent);
-  for (uint64_t c = 0; c < pieces; ++c) {
-    const size_t at = c * piece, n = std::min(piece, bytes - at);
-    if (v != 0) await_delivered(parent, c);
-    tree_children(v, size_, [&](int k) {
-      const int r = (v + k + root) % size_;
-      if (c == 0) await_joined(r);
-      deliver(r, static_cast<char*>(dest) + at, static_cast<const char*>(v == 0 ? source : dest) + at, n, c);
-    });
-  }
-  if (v == 0 && to_root && dest != source) memcpy(dest, source, bytes);
-  return true;
-}
-
-bool Group::stamped() {
-  if (!team_ || !on_one_node()) return false;
-  __atomic_store_n(&area[team_->slot].entered, ++team_->stamp_calls, __ATOMIC_RELEASE);
-  return true;
-}
-
-void Group::await(int rank) {
-  if (rank == rank_) return;
-  const uint64_t now = team_->stamp_calls;
-  const auto* entered = reinterpret_cast<const uint64_t*>(
-      locate(call_, "collective stamp", &area[team_->slot].entered, sizeof(uint64_t), pe(rank)).mapped);
-  wait_until_ready(call_, [&] { return __atomic_load_n(entered, __ATOMIC_ACQUIRE) >= now; });
-}
-
-void Group::release(int rank) {
-  if (rank == rank_) return;
-  auto* reads = reinterpret_cast<uint64_t*>(
-      locate(call_, "collective stamp", &area[team_->slot].reads, sizeof(uint64_t), pe(rank)).mapped);
-  __atomic_fetch_add(reads, 1, __ATOMIC_RELEASE);
-}
-
-void Group::await_readers(int readers) {
-  const uint64_t goal = team_->stamp_reads += static_cast<uint64_t>(readers);
-  const uint64_t* reads = &area[team_->slot].reads;
-  wait_until_ready(call_, [&] { return __atomic_load_n(reads, __ATOMIC_ACQUIRE) >= goal; });
 }
 
 void Group::finish() {

@@ -1,0 +1,34 @@
+// The layout of one slot of the symmetric team area, shared by the teams (team.cc: the
+// barrier counters, the exchange word, the reset at a team's creation) and by the stamped
+// channels of the collectives (stamps.cc: banks, boxes and the words of direct calls).
+#pragma once
+
+#include <cstdint>
+
+#include "coll/team.h"
+
+namespace tandem {
+
+// One slot of the symmetric team area.
+struct alignas(64) Slot {
+  uint64_t counters[Team::kRounds];
+  uint64_t exchange;
+  alignas(64) char banks[2][Group::kBankNetwork];
+  alignas(64) uint64_t bank_stamps[2][Group::kBankStamps];  // by bank and writer's rank: its last bank call there
+  // By box: the boxes_used at the end of the broadcast whose last box it is.
+  alignas(64) uint64_t box_stamps[Group::kBoxes];
+  alignas(64) char boxes[Group::kBoxes][Group::kBox];
+  alignas(64) uint64_t box_done;  // the boxes_used at the end of the last broadcast this PE finished with
+  alignas(64) uint64_t entered;   // the last stamped collective this PE entered (stamp_calls)
+  alignas(64) uint64_t reads;     // the reads of this PE's memory that peers have released, all told
+  // Group::direct: by rank, the last direct collective that PE has entered, and the last
+  // whose data that PE has delivered here.
+  alignas(64) uint64_t joined[Group::kBankStamps];
+  alignas(64) uint64_t delivered[Group::kBankStamps];
+};
+static_assert(sizeof(Slot) == 101120, "TANDEM_TEAMS in the configuration table gives this size");
+
+// TANDEM_TEAMS slots, symmetric (teams_init).
+extern Slot* team_slots;
+
+}  // namespace tandem

@@ -1,0 +1,266 @@
+// The stamped channels through which collectives on a team move data without syncs: the
+// banks (push_stamped, swap_stamped), the ring of broadcast boxes, the direct writes into
+// the dests (direct, join, deliver and their waits, tree_broadcast), the stamps of pulls
+// within a node (stamped, await, release), and the stamps that ride on a write across nodes
+// as its notification word (stamp_landed).
+#include <algorithm>
+#include <cstring>
+
+#include "coll/slot.h"
+#include "core/backoff.h"
+#include "core/runtime.h"
+#include "mem/target.h"
+#include "nbi/scheduler.h"
+
+namespace tandem {
+
+namespace {
+
+// The stamps that may ride on a write as its notification word: the bank stamps (word
+// b * kBankStamps + rank), then the boxes' (2 * kBankStamps + box), then the joined and the
+// delivered words of direct collectives (kJoined + rank, kDelivered + rank).  The word: top
+// bit set, 12 bits of slot (TANDEM_TEAMS is at most 4096), 9 of stamp, 42 of value (a count
+// of collective calls or pieces, which would take 2^42 of them to wrap).
+constexpr int kStampBits = 9, kSlotBits = 12, kValueBits = 63 - kSlotBits - kStampBits;
+constexpr int kJoined = 2 * Group::kBankStamps + Group::kBoxes, kDelivered = kJoined + Group::kBankStamps;
+static_assert(kDelivered + Group::kBankStamps <= (1 << kStampBits), "every stamp has a number");
+
+uint64_t* stamp_word(Slot& s, int stamp) {
+  if (stamp < 2 * Group::kBankStamps) return &s.bank_stamps[stamp / Group::kBankStamps][stamp % Group::kBankStamps];
+  if (stamp < kJoined) return &s.box_stamps[stamp - 2 * Group::kBankStamps];
+  if (stamp < kDelivered) return &s.joined[stamp - kJoined];
+  return &s.delivered[stamp - kDelivered];
+}
+
+uint64_t stamp_data(int slot, int stamp, uint64_t value) {
+  return uint64_t{1} << 63 | static_cast<uint64_t>(slot) << (kStampBits + kValueBits) |
+         static_cast<uint64_t>(stamp) << kValueBits | (value & ((uint64_t{1} << kValueBits) - 1));
+}
+
+// Whether data and a stamp behind it can go to another node's PE (put_stamped).
+bool stamps_travel() { return scheduler().writes_in_order() || scheduler().writes_carry_data(); }
+
+// The data and then its stamp, to PE `to.pe`: a copy and a store to a node peer; to another
+// node's PE, one write carrying the stamp where writes carry a notification word, else two
+// writes in order (stamps_travel()).
+void put_stamped(const char* call, const Target& to, const void* source, size_t bytes, int slot, int stamp,
+                 uint64_t value) {
+  const Target word = locate(call, "collective stamp", stamp_word(team_slots[slot], stamp), sizeof(uint64_t), to.pe);
+  if (to.mapped) {
+    memcpy(to.mapped, source, bytes);
+    __atomic_store_n(reinterpret_cast<uint64_t*>(word.mapped), value, __ATOMIC_RELEASE);
+  } else if (bytes > 0 && scheduler().writes_carry_data()) {
+    const uint64_t data = stamp_data(slot, stamp, value);
+    scheduler().put_unconfirmed(call, to, source, bytes, &data);
+  } else {
+    scheduler().put_unconfirmed(call, to, source, bytes);
+    scheduler().set_word_in_order(call, word, value);
+  }
+}
+
+// Calls `visit(k)` for each child v + k of relative rank v (ranks counted from a root) in
+// a binomial tree of `size` ranks: v passes data on to v + 2^j for each 2^j below v's lowest
+// set bit (every one for the root, v = 0), the farthest first.
+template <typename Visit>
+void tree_children(int v, int size, Visit visit) {
+  int low = 1;
+  while (low < size && (v & low) == 0) low <<= 1;
+  for (int k = low >> 1; k >= 1; k >>= 1)
+    if (v + k < size) visit(k);
+}
+
+}  // namespace
+
+bool stamp_landed(uint64_t data) {
+  if (!(data >> 63)) return false;
+  const int slot = static_cast<int>((data >> (kStampBits + kValueBits)) & ((1u << kSlotBits) - 1));
+  const int stamp = static_cast<int>((data >> kValueBits) & ((1u << kStampBits) - 1));
+  __atomic_store_n(stamp_word(team_slots[slot], stamp), data & ((uint64_t{1} << kValueBits) - 1), __ATOMIC_RELEASE);
+  return true;
+}
+
+char* Group::bank(size_t bytes_per_rank) {
+  if (!team_ || bytes_per_rank * static_cast<size_t>(size_) > (team_->one_node ? kBank : kBankNetwork)) return nullptr;
+  return team_slots[team_->slot].banks[team_->bank_calls++ & 1];
+}
+
+bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stride) {
+  if (!team_ || size_ > kBankStamps || !stamps_travel()) return false;
+  Slot& slot = team_slots[team_->slot];
+  const uint64_t now = team_->bank_calls;  // this call's number, counted by bank()
+  const int b = bank == slot.banks[0] ? 0 : 1;
+  char* place = bank + static_cast<size_t>(rank_) * bytes;
+  for (int k = 1; k <= size_; ++k) {  // the next rank first, this PE's own place last
+    const int r = (rank_ + k) % size_;
+    const char* from = static_cast<const char*>(data) + static_cast<size_t>(r) * stride;
+    if (r == rank_) {
+      memcpy(place, from, bytes);
+      continue;
+    }
+    const Target at = locate(call_, "bank", place, bytes, team_->pes[static_cast<size_t>(r)]);
+    put_stamped(call_, at, from, bytes, team_->slot, b * kBankStamps + rank_, now);
+  }
+  for (int r = 0; r < size_; ++r) {
+    const uint64_t* stamp = &slot.bank_stamps[b][r];
+    if (r != rank_) wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
+  }
+  return true;
+}
+
+bool Group::doubles() const {
+  return team_ && !team_->one_node && size_ >= 4 && (size_ & (size_ - 1)) == 0 && size_ <= kBankStamps &&
+         stamps_travel();
+}
+
+void Group::swap_stamped(char* bank, char* place, size_t bytes, const void* data, int partner) {
+  Slot& slot = team_slots[team_->slot];
+  const uint64_t now = team_->bank_calls;
+  const int b = bank == slot.banks[0] ? 0 : 1;
+  const Target at = locate(call_, "bank", place, bytes, team_->pes[static_cast<size_t>(partner)]);
+  put_stamped(call_, at, data, bytes, team_->slot, b * kBankStamps + rank_, now);
+  const uint64_t* stamp = &slot.bank_stamps[b][partner];
+  wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
+}
+
+bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
+  if (!team_ || size_ == 1 || bytes > (team_->one_node ? kBox : kBoxNetwork) || (!stamps_travel() && !team_->one_node))
+    return false;
+  Team& t = *team_;
+  // The boxes of this broadcast, [first, end) counted over the ring's turns.
+  const uint64_t count = std::max<uint64_t>(1, (bytes + kBox - 1) / kBox);
+  uint64_t first = t.boxes_used;
+  if (first % kBoxes + count > kBoxes) first += kBoxes - first % kBoxes;
+  const uint64_t end = t.boxes_used = first + count;
+  // Every PE must be done with the broadcasts that last took these boxes.
+  uint64_t before = 0;
+  for (uint64_t b = first; b < end; ++b) {
+    uint64_t& until = t.box_until[b % kBoxes];
+    before = std::max(before, until);
+    until = end;
+  }
+  Slot& slot = team_slots[t.slot];
+  char* data = slot.boxes[first % kBoxes];
+  const int last = static_cast<int>((end - 1) % kBoxes);
+  if (rank_ != root) {
+    const uint64_t* stamp = &slot.box_stamps[last];
+    wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) == end; });
+  }
+  // Writes the data into the boxes of rank v + k relative to the root, after that PE has
+  // finished with the broadcasts that last took them.
+  const int v = (rank_ - root + size_) % size_;
+  auto pass_on = [&](int k) {
+    const int r = (v + k + root) % size_;
+    const int pe = t.pes[static_cast<size_t>(r)];
+    // Another node's count is read with a get, and only when the one last seen is too old:
+    // about once per turn of the ring while the PE keeps up.
+    uint64_t& seen = t.box_read[static_cast<size_t>(r)];
+    if (seen < before) {
+      const Target done = locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe);
+      if (done.mapped) {
+        const auto* word = reinterpret_cast<const uint64_t*>(done.mapped);
+        wait_until_ready(call_, [&] { return (seen = __atomic_load_n(word, __ATOMIC_ACQUIRE)) >= before; });
+      } else {
+        Backoff backoff(call_);
+        for (;;) {
+          scheduler().submit(call_, Op{Op::Kind::Get, done, &seen, sizeof seen});
+          if (seen >= before) break;
+          backoff.pause();
+        }
+      }
+    }
+    // The data, then the stamp in the last box that says it is there.
+    put_stamped(call_, locate(call_, "broadcast box", data, bytes, pe), v == 0 ? source : data, bytes, t.slot,
+                2 * kBankStamps + last, end);
+  };
+  if (t.one_node) {
+    for (int k = 1; v == 0 && k < size_; ++k) pass_on(k);
+  } else {
+    tree_children(v, size_, pass_on);
+  }
+  if (rank_ != root) memcpy(dest, data, bytes);
+  else if (to_root && dest != source) memcpy(dest, source, bytes);
+  __atomic_store_n(&slot.box_done, end, __ATOMIC_RELEASE);
+  return true;
+}
+
+bool Group::direct(size_t bytes, uint64_t pieces) {
+  if (!team_ || team_->one_node || size_ > kBankStamps || bytes > kDirect || !scheduler().writes_in_order())
+    return false;
+  ++team_->direct_calls;
+  pieces_before_ = team_->direct_pieces;
+  team_->direct_pieces += pieces;
+  return true;
+}
+
+void Group::join(int rank) {
+  const Target word = locate(call_, "collective stamp", &team_slots[team_->slot].joined[rank_], sizeof(uint64_t), pe(rank));
+  if (word.mapped) __atomic_store_n(reinterpret_cast<uint64_t*>(word.mapped), team_->direct_calls, __ATOMIC_RELEASE);
+  else scheduler().set_word_in_order(call_, word, team_->direct_calls);
+}
+
+void Group::await_joined(int rank) {
+  const uint64_t* word = &team_slots[team_->slot].joined[rank];
+  wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= team_->direct_calls; });
+}
+
+void Group::deliver(int rank, void* place, const void* data, size_t bytes, uint64_t piece) {
+  put_stamped(call_, locate(call_, "dest", place, bytes, pe(rank)), data, bytes, team_->slot, kDelivered + rank_,
+              pieces_before_ + piece + 1);
+}
+
+void Group::await_delivered(int rank, uint64_t piece) {
+  const uint64_t* word = &team_slots[team_->slot].delivered[rank];
+  const uint64_t goal = pieces_before_ + piece + 1;
+  wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= goal; });
+}
+
+bool Group::tree_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
+  const size_t piece = kTreePiece;
+  const uint64_t pieces = (bytes + piece - 1) / piece;
+  if (bytes > kTreeBroadcast || !direct(std::min(bytes, piece), pieces)) return false;
+  const int v = (rank_ - root + size_) % size_;
+  // Tell the parent (v without its lowest set bit) that dest is free; then the pieces in
+  // turn, each passed on as soon as it is here.
+  const int parent = ((v & (v - 1)) + root) % size_;
+  if (v != 0) join(parent);
+  for (uint64_t c = 0; c < pieces; ++c) {
+    const size_t at = c * piece, n = std::min(piece, bytes - at);
+    if (v != 0) await_delivered(parent, c);
+    tree_children(v, size_, [&](int k) {
+      const int r = (v + k + root) % size_;
+      if (c == 0) await_joined(r);
+      deliver(r, static_cast<char*>(dest) + at, static_cast<const char*>(v == 0 ? source : dest) + at, n, c);
+    });
+  }
+  if (v == 0 && to_root && dest != source) memcpy(dest, source, bytes);
+  return true;
+}
+
+bool Group::stamped() {
+  if (!team_ || !on_one_node()) return false;
+  __atomic_store_n(&team_slots[team_->slot].entered, ++team_->stamp_calls, __ATOMIC_RELEASE);
+  return true;
+}
+
+void Group::await(int rank) {
+  if (rank == rank_) return;
+  const uint64_t now = team_->stamp_calls;
+  const auto* entered = reinterpret_cast<const uint64_t*>(
+      locate(call_, "collective stamp", &team_slots[team_->slot].entered, sizeof(uint64_t), pe(rank)).mapped);
+  wait_until_ready(call_, [&] { return __atomic_load_n(entered, __ATOMIC_ACQUIRE) >= now; });
+}
+
+void Group::release(int rank) {
+  if (rank == rank_) return;
+  auto* reads = reinterpret_cast<uint64_t*>(
+      locate(call_, "collective stamp", &team_slots[team_->slot].reads, sizeof(uint64_t), pe(rank)).mapped);
+  __atomic_fetch_add(reads, 1, __ATOMIC_RELEASE);
+}
+
+void Group::await_readers(int readers) {
+  const uint64_t goal = team_->stamp_reads += static_cast<uint64_t>(readers);
+  const uint64_t* reads = &team_slots[team_->slot].reads;
+  wait_until_ready(call_, [&] { return __atomic_load_n(reads, __ATOMIC_ACQUIRE) >= goal; });
+}
+
+}  // namespace tandem
