@@ -467,12 +467,4 @@ Transport::OperandSlot* Transport::take_operand_slot(const char* call) {
   }
 }
 
-bool Transport::operand_slot_done(void* context) {
-  auto* slot = static_cast<OperandSlot*>(context);
-  if (!operand_slots_ || slot < &operand_slots_[0] || slot >= &operand_slots_[kOperandSlots]) return false;
-  count_write();
-  slot->busy.store(false, std::memory_order_release);
-  return true;
-}
-
 }  // namespace tandem::ofi

@@ -330,15 +330,14 @@ class Transport {
   // The operand of a single non-fetching atomic stays in a slot of the engine's until the
   // atomic completes: it is not injected, since a provider may then report no completion
   // (tcp;ofi_rxm drops it for an injected atomic), and the caller's operand is gone once
-  // the call returns.  take_operand_slot() waits while all are in flight;
-  // operand_slot_done(): progress() saw `context`'s atomic complete (true), or it is no slot.
+  // the call returns.  take_operand_slot() waits while all are in flight; the atomic's
+  // completion frees the slot (freed_by_completion).
   struct OperandSlot {
     alignas(16) unsigned char operand[16];
     std::atomic<bool> busy{false};
   };
   static constexpr size_t kOperandSlots = 64;
   OperandSlot* take_operand_slot(const char* call);
-  bool operand_slot_done(void* context);
   std::unique_ptr<OperandSlot[]> operand_slots_;
   std::atomic<size_t> next_operand_slot_{0};
   // How many messages of at most the provider's largest size carry `bytes` (max_message_
@@ -368,8 +367,17 @@ class Transport {
   // put_unconfirmed, freed by its completion); null when every one is taken.
   Batch* take_batch();
   void write_batch(const char* call);  // the open batch; batch_mutex_ held
-  // progress(): a batch's write completed (true), or `context` is not a batch.
-  bool batch_completed(void* context);
+  // progress(): the completion of a counted write whose context is an entry of `pool` (`n`
+  // of them: a batch, an operand slot) counts the write and frees the entry, its `taken`
+  // flag cleared (true); false when `context` is no entry of the pool.
+  template <typename Entry>
+  bool freed_by_completion(Entry* pool, size_t n, std::atomic<bool> Entry::*taken, void* context) {
+    auto* entry = static_cast<Entry*>(context);
+    if (!pool || entry < pool || entry >= pool + n) return false;
+    count_write();
+    (entry->*taken).store(false, std::memory_order_release);
+    return true;
+  }
   // put_signal_nbi's data writes and get_notify_nbi's reads (ofi_signal.cc).  progress(): a
   // piece of a signal's data landed, or a read completed (true), or `context` is a receive
   // buffer; post_ready_signals() posts the signals and notifications whose data has landed

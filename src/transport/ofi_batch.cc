@@ -85,12 +85,4 @@ void Transport::flush_if_idle() {
   coalesced_at_last_look_ = now;
 }
 
-bool Transport::batch_completed(void* context) {
-  Batch* b = static_cast<Batch*>(context);
-  if (!batches_ || b < &batches_[0] || b >= &batches_[kBatches]) return false;
-  count_write();
-  b->in_flight.store(false, std::memory_order_release);
-  return true;
-}
-
 }  // namespace tandem::ofi

@@ -88,7 +88,8 @@ void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
       count_write();
     } else if (context == &counted_read_) {
       count_read();
-    } else if (!operand_slot_done(context) && !batch_completed(context) && !run_sent(context)) {
+    } else if (!freed_by_completion(operand_slots_.get(), kOperandSlots, &OperandSlot::busy, context) &&
+               !freed_by_completion(batches_.get(), kBatches, &Batch::in_flight, context) && !run_sent(context)) {
       if (entries[i].flags & FI_REMOTE_CQ_DATA) {
         notification_handler_(entries[i].data);
         continue;
