@@ -132,15 +132,16 @@ void reduce_sliced(Group& g, T* dest, const T* source, size_t count, Fold fold) 
   if (hi > lo) {
     constexpr size_t chunk = std::max<size_t>(1, kFoldChunkBytes / sizeof(T));
     std::vector<const T*> inputs(ranks);
-    std::vector<T*> mapped_dest;  // the peers' dest + lo that are mapped here, me first
-    for (size_t k = 0; k < ranks; ++k) {
+    // The peers' dest + lo that are mapped here, me first (direct: mine alone; every other
+    // PE's is delivered to).
+    std::vector<T*> mapped_dest;
+    for (size_t k = 0; k < (direct ? 1 : ranks); ++k) {
       const int pe = g.pe(static_cast<int>((me + k) % ranks));
       const Target to = locate(call, "dest", dest + lo, (hi - lo) * sizeof(T), pe);
       if (to.mapped) mapped_dest.push_back(reinterpret_cast<T*>(to.mapped));
     }
-    // The whole slice is kept for the network puts (direct: for every PE); with none, one
-    // chunk (in cache) will do.
-    if (direct) mapped_dest.resize(1);
+    // The whole slice is kept for the network puts (direct: for every other PE); with none,
+    // one chunk (in cache) will do.
     network = direct || mapped_dest.size() < ranks;
     T* result = static_cast<T*>(scratch((network ? hi - lo : chunk) * sizeof(T), 0));
     // Network inputs arrive in pieces of about 1 MiB for all ranks together.
