@@ -227,11 +227,16 @@ void Scheduler::put_signal(const char* call, const Op& data, const Target& signa
     update.signal_add = add;
     return hold(call, data, &update);
   }
-  if (nbi && !data.remote.mapped) {
+  // Off the node, an nbi one goes at once; so does a blocking one whose signal rides on its
+  // data's write, which then waits only until its source is free.
+  const bool rides = !data.remote.mapped && network_->signal_rides_write(signal.segment, signal.offset, value);
+  if ((nbi || rides) && !data.remote.mapped) {
     note_network();
     const Target& t = data.remote;
-    return network_->put_signal_nbi(call, t.pe, t.segment, t.offset, data.local, data.bytes, signal.segment,
-                                    signal.offset, value, add);
+    network_->put_signal_nbi(call, t.pe, t.segment, t.offset, data.local, data.bytes, signal.segment, signal.offset,
+                             value, add);
+    if (!nbi && data.bytes > network_->inject_size()) network_->wait_writes(call);
+    return;
   }
   submit(call, data);
   if (!data.remote.mapped) complete_puts(call);

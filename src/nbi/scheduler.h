@@ -50,9 +50,15 @@ class Scheduler {
   // it.  An nbi one whose data is held back holds its signal back behind it.
   void put_signal(const char* call, const Op& data, const Target& signal, uint64_t value, bool add, bool nbi);
   // Whether a put-with-signal to `remote` costs no more than the put: a node peer's signal
-  // follows the copy, and a network that keeps atomics behind writes posts it right behind the
-  // data (otherwise the signal waits for the data's completion).
-  bool signal_rides(const Target& remote) const { return remote.mapped || !network_ || network_->order() == ofi::Transport::Order::All; }
+  // follows the copy, a network that keeps atomics behind writes posts it right behind the
+  // data, and one that keeps writes in order carries it on the data's write (for a small
+  // value, ofi::Transport::signal_rides_write); otherwise the signal waits for the data's
+  // completion.
+  bool signal_rides(const Target& remote) const {
+    using Order = ofi::Transport::Order;
+    return remote.mapped || !network_ || network_->order() == Order::All ||
+           (network_->order() == Order::Rma && network_->notifies_by_data());
+  }
   // Sets the word at `remote` (another node's) to `value` where the network keeps writes in
   // order, and returns true; false (nothing done) where it does not.  For a word that one PE
   // alone sets to ever larger values and its owner polls (a barrier counter): the write

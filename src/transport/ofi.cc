@@ -220,6 +220,8 @@ std::string Transport::card() const {
 
 void Transport::connect(const char* call, const std::vector<std::string>& cards, int my_pe) {
   my_pe_ = my_pe;
+  // Remote CQ data names a PE in 30 bits (notifications, ofi_signal.cc).
+  if (cards.size() > (size_t{1} << 30)) fatal(call, "%zu PEs: the network engine takes at most 2^30", cards.size());
   peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
   write_state_.assign(cards.size(), 0);
   peer_epoch_.assign(cards.size(), 0);

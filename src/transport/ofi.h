@@ -164,6 +164,11 @@ class Transport {
   // the call returns at once (ofi_signal.cc).
   void put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                       int signal_segment, uint64_t signal_offset, uint64_t value, bool add);
+  // Whether the signal of such a put rides on the data's last write as its remote CQ data
+  // (Order Rma, a 32-bit value, a signal in the first GiB of its segment): then the put with
+  // its signal costs one message, the target's progress applies the signal once the data
+  // has landed, and the source is free once the put's writes have left (wait_writes()).
+  bool signal_rides_write(int signal_segment, uint64_t signal_offset, uint64_t value) const;
   // Completes every operation started so far.
   void quiet(const char* call);
   // Makes writes and atomics started so far land before any started afterwards (to any PE).
@@ -320,8 +325,22 @@ class Transport {
   // (wait_writes) every earlier one has landed.  The network timeout posts it too, without
   // waiting: a PE that does not answer it is named.
   void confirm_writes(const char* call);
-  // The PEs that need a confirming write; every PE is clean afterwards.
-  std::vector<int> take_unconfirmed();
+  // The PEs that need a confirming write (`writes`) and those that were sent a signal on a
+  // write (`signals`, see ofi_signal.cc); every PE is clean afterwards.
+  void take_unconfirmed(std::vector<int>& writes, std::vector<int>& signals);
+  // Signals that ride on writes (ofi_signal.cc).  note_signal(): one was sent to `pe`, which
+  // confirm_writes() then confirms with confirm_signals(): a write whose remote CQ data asks
+  // the target's progress for an answer, which it sends once it has applied every signal
+  // that came before.  apply_signals(): under the lock, right after `n` entries were read
+  // from the CQ, applies the signals among them and returns the entries left, so that no
+  // thread answers a confirmation before the signals ahead of it are applied.
+  // answer_confirmation(): answers `data` if it asks for a confirmation.
+  void note_signal(int pe);
+  void confirm_signals(const char* call, const std::vector<int>& pes);
+  ssize_t apply_signals(fi_cq_data_entry* entries, ssize_t n);
+  bool answer_confirmation(uint64_t data);
+  // Sends a software-path answer (or a probe's answer) to `pe` (ofi_software_atomic.cc).
+  void send_answer(const Message& answer, int pe);
   // Posts a non-fetching atomic on `count` elements (libfabric's fi_datatype and fi_op),
   // counted (the caller counts it issued) with its completion for `context`,
   // delivery-complete unless the order is All; returns what libfabric returned.
@@ -431,9 +450,10 @@ class Transport {
   std::mutex written_mutex_;
   // Per PE since the last confirm_writes() (Order All, Rma): nothing written, only one
   // delivery-complete write (it confirms itself), or operations that need confirming.
-  static constexpr uint8_t kClean = 0, kLanding = 1, kUnconfirmed = 2;
+  // kSignalled: a signal rode on a write; its confirmation confirms the writes before it too.
+  static constexpr uint8_t kClean = 0, kLanding = 1, kUnconfirmed = 2, kSignalled = 3;
   std::vector<int> written_;  // the PEs not clean
-  std::atomic<size_t> unconfirmed_{0};  // how many are kUnconfirmed, for a look without the lock
+  std::atomic<size_t> unconfirmed_{0};  // how many are kUnconfirmed or kSignalled, for a look without the lock
   std::vector<uint8_t> write_state_;  // per PE
   int wake_pipe_[2] = {-1, -1};
   // A thread sleeps in wait_for_activity() with `busy`.  Set before it asks busy() for the

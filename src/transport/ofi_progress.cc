@@ -37,7 +37,7 @@ void Transport::progress() {
   ssize_t n;
   {
     std::lock_guard<SpinLock> lock(mutex_);
-    n = fi_cq_read(cq_, entries, kCqBatch);
+    n = apply_signals(entries, fi_cq_read(cq_, entries, kCqBatch));
   }
   handle_completions(entries, n);
 }
@@ -54,7 +54,7 @@ void Transport::read_cq_unless_busy() {
   std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return;
   fi_cq_data_entry entries[kCqBatch];
-  const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
+  const ssize_t n = apply_signals(entries, fi_cq_read(cq_, entries, kCqBatch));
   lock.unlock();
   handle_completions(entries, n);
 }
@@ -91,7 +91,7 @@ void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
     } else if (!freed_by_completion(operand_slots_.get(), kOperandSlots, &OperandSlot::busy, context) &&
                !freed_by_completion(batches_.get(), kBatches, &Batch::in_flight, context) && !run_sent(context)) {
       if (entries[i].flags & FI_REMOTE_CQ_DATA) {
-        notification_handler_(entries[i].data);
+        if (!answer_confirmation(entries[i].data)) notification_handler_(entries[i].data);
         continue;
       }
       if (!signal_data_landed(context) && !deliver(static_cast<Incoming*>(context))) continue;
@@ -204,16 +204,19 @@ void Transport::order_writes(const char* call) {
 void Transport::confirm_writes(const char* call) {
   // Empty writes: a read would do as well, but with tcp a read right behind a write takes
   // twice a read's round trip, where a delivery-complete write takes one.
-  for (int pe : take_unconfirmed()) write_message(call, pe, 0, 0, nullptr, 0, nullptr, nullptr, Completion::Landed);
+  std::vector<int> writes, signals;
+  take_unconfirmed(writes, signals);
+  for (int pe : writes) write_message(call, pe, 0, 0, nullptr, 0, nullptr, nullptr, Completion::Landed);
+  confirm_signals(call, signals);
 }
 
 bool Transport::note_write(int pe, bool may_land) {
   uint8_t* state = &write_state_[static_cast<size_t>(pe)];
   // Atomic loads and stores, as the unlocked look reads it while other threads write.
-  if (__atomic_load_n(state, __ATOMIC_RELAXED) == kUnconfirmed) return false;
+  if (__atomic_load_n(state, __ATOMIC_RELAXED) >= kUnconfirmed) return false;
   std::lock_guard<std::mutex> lock(written_mutex_);
   const uint8_t was = *state;
-  if (was == kUnconfirmed) return false;
+  if (was >= kUnconfirmed) return false;
   if (was == kClean) written_.push_back(pe);
   const bool lands = may_land && was == kClean;
   __atomic_store_n(state, lands ? kLanding : kUnconfirmed, __ATOMIC_RELAXED);
@@ -221,16 +224,25 @@ bool Transport::note_write(int pe, bool may_land) {
   return lands;
 }
 
-std::vector<int> Transport::take_unconfirmed() {
-  std::vector<int> unconfirmed;
+void Transport::note_signal(int pe) {
+  uint8_t* state = &write_state_[static_cast<size_t>(pe)];
+  std::lock_guard<std::mutex> lock(written_mutex_);
+  const uint8_t was = *state;
+  if (was == kClean) written_.push_back(pe);
+  if (was < kUnconfirmed) unconfirmed_.fetch_add(1, std::memory_order_relaxed);
+  __atomic_store_n(state, kSignalled, __ATOMIC_RELAXED);
+}
+
+void Transport::take_unconfirmed(std::vector<int>& writes, std::vector<int>& signals) {
   std::lock_guard<std::mutex> lock(written_mutex_);
   for (int pe : written_) {
-    if (write_state_[static_cast<size_t>(pe)] == kUnconfirmed) unconfirmed.push_back(pe);
+    const uint8_t state = write_state_[static_cast<size_t>(pe)];
+    if (state == kUnconfirmed) writes.push_back(pe);
+    else if (state == kSignalled) signals.push_back(pe);
     __atomic_store_n(&write_state_[static_cast<size_t>(pe)], kClean, __ATOMIC_RELAXED);
   }
   written_.clear();
   unconfirmed_.store(0, std::memory_order_relaxed);
-  return unconfirmed;
 }
 
 void Transport::quiet(const char* call) {

@@ -2,19 +2,88 @@
 // notified access (put_notify, get_notify_nbi, notify).
 //
 // The signal must not arrive before the data.  Where the provider keeps atomics behind writes
-// (Order All): the data's writes, then the signal's atomic, posted at once.  Otherwise the
-// data goes as delivery-complete writes with a completion each (context: a PendingSignal),
-// and the signal is posted by the progress that sees the last of them land: the PE goes on at
-// once, and quiet and fence wait until every pending signal has been posted.
+// (Order All): the data's writes, then the signal's atomic, posted at once.  Where it keeps
+// writes in order among themselves (Order Rma) and carries remote CQ data, the signal rides
+// on the data's last write as that data (signal_rides_write()): the target's CQ reports it
+// once the data has landed, and its progress applies it with a CPU atomic.  One message, as
+// for the put alone, where a separate atomic would have to wait for the data's
+// acknowledgement.  The provider's acknowledgement of such a write says nothing about the
+// signal, which the target's progress applies later: quiet and fence confirm a PE that was
+// sent one with a write asking for an answer, which the target sends once the signals ahead
+// of it are applied (confirm_signals()).  Otherwise the data goes as delivery-complete
+// writes with a completion each (context: a PendingSignal), and the signal is posted by the
+// progress that sees the last of them land: the PE goes on at once, and quiet and fence
+// wait until every pending signal has been posted.
 //
 // A notification rides on a write as its remote CQ data, which the target's CQ reports only
 // once the write's data has landed.  A get's notification must follow the read's completion
 // (no provider here orders a write after a read): it is a PendingSignal too, posted by the
 // progress that sees the read complete.
+#include <rdma/fabric.h>
+#include <rdma/fi_eq.h>
+
 #include "transport/ofi.h"
 #include "transport/ofi_post.h"
+#include "transport/shm.h"
 
 namespace tandem::ofi {
+
+namespace {
+
+// The remote CQ data of signals and confirmations: bits 63-62 are 01 (the collectives' stamps
+// set bit 63; notifications carry a PE below 2^30 in bits 61-32 and a tag below).  Bit 61
+// marks a confirmation, which carries the asking PE in bits 31-0.  A signal: bit 60 add,
+// bit 59 the segment, bits 58-32 the signal's offset in 8-byte words, bits 31-0 the value.
+constexpr uint64_t kSignalClass = uint64_t{1} << 62, kConfirmation = uint64_t{1} << 61;
+constexpr uint64_t kAdd = uint64_t{1} << 60, kSegmentBit = uint64_t{1} << 59;
+constexpr int kWordBits = 27, kValueBits = 32;
+static_assert(Transport::kSegments == 2, "one bit names a signal's segment");
+
+bool signal_class(uint64_t data) { return data >> 62 == 1; }
+
+}  // namespace
+
+bool Transport::signal_rides_write(int signal_segment, uint64_t signal_offset, uint64_t value) const {
+  return order_ == Order::Rma && notify_by_data_ && signal_offset % 8 == 0 &&
+         signal_offset / 8 < (uint64_t{1} << kWordBits) && value >> kValueBits == 0 && signal_segment < kSegments;
+}
+
+ssize_t Transport::apply_signals(fi_cq_data_entry* entries, ssize_t n) {
+  ssize_t kept = 0;
+  for (ssize_t i = 0; i < n; ++i) {
+    const fi_cq_data_entry& e = entries[i];
+    // A counted write of this PE's own that carried a signal: some providers (sockets) set
+    // FI_REMOTE_CQ_DATA on its completion as well.
+    if (!(e.flags & FI_REMOTE_CQ_DATA) || e.op_context == &counted_write_ || !signal_class(e.data) ||
+        (e.data & kConfirmation)) {
+      entries[kept++] = e;
+      continue;
+    }
+    const int segment = (e.data & kSegmentBit) ? 1 : 0;
+    const uint64_t word = e.data >> kValueBits & ((uint64_t{1} << kWordBits) - 1);
+    const uint64_t value = e.data & ((uint64_t{1} << kValueBits) - 1);
+    auto* signal = reinterpret_cast<uint64_t*>(base_[segment] + word * 8);
+    shm::amo(e.data & kAdd ? shm::AmoOp::Add : shm::AmoOp::Set, signal, value);
+  }
+  return n < 0 ? n : kept;
+}
+
+bool Transport::answer_confirmation(uint64_t data) {
+  if (!signal_class(data) || !(data & kConfirmation)) return false;
+  Message answer{};
+  answer.kind = Message::Answer;
+  answer.origin = my_pe_;
+  send_answer(answer, static_cast<int>(data & 0xffffffffu));
+  return true;
+}
+
+void Transport::confirm_signals(const char* call, const std::vector<int>& pes) {
+  const uint64_t data = kSignalClass | kConfirmation | static_cast<uint32_t>(my_pe_);
+  for (int pe : pes) {
+    reserve_answer(call);  // counted among the software path's answers: quiet waits for it
+    write_message(call, pe, 0, 0, nullptr, 0, nullptr, &data, Completion::Local);
+  }
+}
 
 struct Transport::PendingSignal {
   int pe;
@@ -30,6 +99,17 @@ struct Transport::PendingSignal {
 void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                size_t bytes, int signal_segment, uint64_t signal_offset, uint64_t value, bool add) {
   const AtomicOp op = add ? AtomicOp::Sum : AtomicOp::Write;
+  if (bytes > 0 && signal_rides_write(signal_segment, signal_offset, value)) {
+    flush(call);
+    const char* from = static_cast<const char*>(source);
+    const size_t last = (bytes - 1) % max_message_ + 1;  // the pieces before it land first
+    if (bytes > last) put(call, pe, segment, offset, from, bytes - last);
+    const uint64_t data = kSignalClass | (add ? kAdd : 0) | (signal_segment ? kSegmentBit : 0) |
+                          signal_offset / 8 << kValueBits | value;
+    note_signal(pe);
+    return write_message(call, pe, segment, offset + bytes - last, from + bytes - last, last, nullptr, &data,
+                         Completion::Local);
+  }
   if (order_ == Order::All || bytes == 0) {
     put(call, pe, segment, offset, source, bytes);
     atomic(call, pe, signal_segment, signal_offset, op, AtomicType::UInt64, &value, nullptr, nullptr);

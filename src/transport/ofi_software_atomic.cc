@@ -212,11 +212,14 @@ bool Transport::deliver(Incoming* slot) {
     if (m.kind == Message::Request)
       answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
   }
-  Backoff backoff = Backoff::without_progress();
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(m.origin)];
-  post("progress", "an atomic answer to", m.origin, backoff,
-       [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
+  send_answer(answer, m.origin);
   return false;
+}
+
+void Transport::send_answer(const Message& answer, int pe) {
+  Backoff backoff = Backoff::without_progress();
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  post("progress", "an answer to", pe, backoff, [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
 }
 
 void Transport::wait_software(const char* call) {

@@ -3,6 +3,8 @@
  * and ctx forms; the receiver waits on the signal alone and checks every word, so a signal
  * that becomes visible before its data is caught.  Then shmem_signal_fetch, signal_add,
  * signal_set and signal_wait_until with each comparison, and put_signal for every RMA type. */
+#include <time.h>
+
 #include "common.h"
 
 #define PAYLOAD (1024 * 1024)
@@ -144,6 +146,47 @@ static void every_type(void) {
         (unsigned long long)type_sig, (unsigned long long)expected);
 }
 
+/* quiet and fence complete a put-with-signal at the target, also while the target computes
+ * without calling the library: a fetch of the signal after quiet sees it, and an atomic
+ * after a fence applies on top of it.  Across nodes the signal may ride on the data's write
+ * and be applied by the target's progress after the data has landed; while the target
+ * computes, the write and a later request wait in its socket together, so a quiet or fence
+ * that did not wait for the target to apply the signal lets the request pass it. */
+static uint64_t done_sig;
+static void busy_for_ms(int ms) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do clock_gettime(CLOCK_MONOTONIC, &t);
+  while ((t.tv_sec - t0.tv_sec) * 1000.0 + (t.tv_nsec - t0.tv_nsec) / 1e6 < ms);
+}
+static void signal_completion(uint64_t *data, const uint64_t *source) {
+  for (int r = 0; r < 8; ++r) {
+    const int sender = me % 2 == r % 2;  /* with an odd count, PE 0 may receive while it sends */
+    const uint64_t base = 100 * (uint64_t)(r + 1);
+    shmem_barrier_all();
+    if (!sender) {
+      busy_for_ms(6);
+    } else if (r < 4) {
+      usleep(2000); /* the target has left the barrier and computes */
+      shmem_putmem_signal_nbi(data, source, 64, &done_sig, base, SHMEM_SIGNAL_SET, right);
+      shmem_quiet();
+      const uint64_t seen = shmem_uint64_atomic_fetch(&done_sig, right);
+      CHECK(seen == base, "round %d: the signal fetched after quiet is %llu, expected %llu", r,
+            (unsigned long long)seen, (unsigned long long)base);
+    } else {
+      usleep(2000);
+      shmem_putmem_signal(data, source, 64, &done_sig, base, SHMEM_SIGNAL_SET, right);
+      shmem_fence();
+      shmem_uint64_atomic_add(&done_sig, 1, right);
+      shmem_quiet();
+    }
+    shmem_barrier_all();
+    if (left % 2 == r % 2 && r >= 4)
+      CHECK(done_sig == base + 1, "round %d: an add after a fence left the signal at %llu, expected %llu", r,
+            (unsigned long long)done_sig, (unsigned long long)base + 1);
+  }
+}
+
 int main(void) {
   test_init();
   me = shmem_my_pe();
@@ -163,6 +206,7 @@ int main(void) {
   }
   signal_routines();
   every_type();
+  signal_completion(data, source);
   shmem_ctx_destroy(ctx);
   free(source);
   shmem_free(data);
