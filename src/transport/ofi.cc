@@ -381,6 +381,12 @@ void Transport::get(const char* call, int pe, int segment, uint64_t offset, void
 
 void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
                        AtomicType type, const void* operand, const void* compare, void* result) {
+  settle_fence(call);
+  post_atomic(call, pe, segment, offset, op, type, operand, compare, result);
+}
+
+void Transport::post_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
+                            AtomicType type, const void* operand, const void* compare, void* result) {
   flush(call);
   if (!native_[static_cast<int>(type)])
     return software_atomic(call, pe, segment, offset, op, type, operand, compare, result);
@@ -398,6 +404,7 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
     slot = take_operand_slot(call);
     memcpy(slot->operand, buffer, atomic_type_size(type));
   }
+  if (!result) atomics_issued_.fetch_add(1, std::memory_order_acq_rel);
   (result ? reads_issued_ : writes_issued_).fetch_add(1, std::memory_order_acq_rel);
   post(call, "an atomic on", pe, backoff, [&] {
     if (slot) return write_atomic(peer, slot->operand, 1, address, key, ftype, fop, slot);
@@ -414,6 +421,7 @@ void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, A
 
 void Transport::atomic_array(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
                              const void* operands, size_t count) {
+  settle_fence(call);
   const size_t size = atomic_type_size(type);
   const auto* bytes = static_cast<const char*>(operands);
   if (!native_[static_cast<int>(type)]) {
@@ -433,10 +441,11 @@ void Transport::atomic_array(const char* call, int pe, int segment, uint64_t off
   Backoff backoff = Backoff::without_progress();
   for (size_t done = 0; done < count;) {
     const size_t chunk = count - done < most ? count - done : most;
+    atomics_issued_.fetch_add(1, std::memory_order_acq_rel);
     writes_issued_.fetch_add(1, std::memory_order_acq_rel);
     post(call, "an atomic on", pe, backoff, [&] {
       return write_atomic(peer, bytes + done * size, chunk, address + done * size, key, kTypes[static_cast<int>(type)],
-                          kOps[static_cast<int>(op)], &counted_write_);
+                          kOps[static_cast<int>(op)], &counted_atomic_);
     });
     done += chunk;
   }

@@ -10,8 +10,8 @@
 // injected without a completion where they fit, and quiet confirms them with an empty
 // delivery-complete write to each PE written to (it cannot pass them); otherwise writes are
 // delivery-complete and a counted write means "landed".  Where the order covers RMA alone (tcp;ofi_rxm with atomics), atomics
-// and the writes that a signal or notification message must follow are delivery-complete,
-// and fence confirms as quiet does (see Order).
+// and the writes that a notification message must follow are delivery-complete, and the
+// first atomic or message after a fence confirms as quiet does (see Order).
 // Atomics on a type the provider lacks an operation for (or on every type, when asked) take
 // a software path instead: a request message that the target's progress serves with a CPU
 // atomic and answers; see atomic().
@@ -80,8 +80,9 @@ class Transport {
   //        locally and quiet confirms, which spares the target an acknowledgement per put
   //        (with tcp, a system call on the path of every answer); atomics, and the data
   //        writes that a signal or a notification message follows, are delivery-complete;
-  //        fence confirms and waits, as quiet does, since atomics and messages may pass
-  //        writes.
+  //        atomics and messages may pass writes, so the first of them after a fence
+  //        confirms and waits, as quiet does (order_writes()).  A signal rides on its data's
+  //        write (signal_rides_write()).
   //   In both, the first write to a PE after a confirmation is delivery-complete: a put
   //   followed by quiet then costs one acknowledgement, as without the order.
   //   None: every write and atomic is delivery-complete, and a counted write has landed.
@@ -254,6 +255,25 @@ class Transport {
   // completions only count.
   char counted_write_ = 0;
   char counted_read_ = 0;
+  char counted_atomic_ = 0;  // an atomic on an array: a counted write, and an atomic
+  // Non-fetching atomics of the provider's, issued and complete (a fence waits for them).
+  std::atomic<uint64_t> atomics_issued_{0};
+  std::atomic<uint64_t> atomics_done_{0};
+  void count_atomic() { atomics_done_.fetch_add(1, std::memory_order_acq_rel); }
+  // A fence left pending (order_writes(), Order Rma): the next atomic or message settles it.
+  std::atomic<bool> fence_pending_{false};
+  void settle_fence(const char* call) {
+    if (fence_pending_.load(std::memory_order_acquire)) complete_fence(call);
+  }
+  // The fence itself: every write before it confirmed, every atomic and request answered.
+  void complete_fence(const char* call);
+  // Whether a PE was sent a signal on a write since the last confirm_writes().
+  bool signals_unconfirmed();
+  // atomic() and notify() without settling a pending fence: for the signals and
+  // notifications that progress posts once their data has landed.
+  void post_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
+                   const void* operand, const void* compare, void* result);
+  void post_notification(const char* call, int pe, uint64_t data);
   void count_write() { writes_done_.fetch_add(1, std::memory_order_acq_rel); }
   void count_read() { reads_done_.fetch_add(1, std::memory_order_acq_rel); }
   // Counts a turn of a PE thread in the engine (not of the progress thread): pe_driving().

@@ -88,8 +88,12 @@ void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
       count_write();
     } else if (context == &counted_read_) {
       count_read();
-    } else if (!freed_by_completion(operand_slots_.get(), kOperandSlots, &OperandSlot::busy, context) &&
-               !freed_by_completion(batches_.get(), kBatches, &Batch::in_flight, context) && !run_sent(context)) {
+    } else if (context == &counted_atomic_) {
+      count_write();
+      count_atomic();
+    } else if (freed_by_completion(operand_slots_.get(), kOperandSlots, &OperandSlot::busy, context)) {
+      count_atomic();
+    } else if (!freed_by_completion(batches_.get(), kBatches, &Batch::in_flight, context) && !run_sent(context)) {
       if (entries[i].flags & FI_REMOTE_CQ_DATA) {
         if (!answer_confirmation(entries[i].data)) notification_handler_(entries[i].data);
         continue;
@@ -194,8 +198,21 @@ void Transport::order_writes(const char* call) {
   flush(call);
   wait_signals(call);
   progress();  // at least one turn, as in quiet()
-  // With Order All nothing can pass the writes; with Rma atomics and messages can, so the
-  // writes must land first.
+  // With Order All nothing can pass the writes.  With Rma the writes after the fence stay
+  // behind those before it, but atomics and messages can pass them: unless an atomic, a
+  // software request or a signal that the target applies is still out (those must land
+  // first), the fence is left pending, and the first atomic or message after it settles it
+  // (settle_fence()).  A put, a fence and a flag's put cost no round trip.
+  if (order_ == Order::Rma && atomics_done_.load(std::memory_order_acquire) >= atomics_issued_.load() &&
+      software_answered_.load(std::memory_order_acquire) >= software_sent_.load() && !signals_unconfirmed()) {
+    fence_pending_.store(true, std::memory_order_release);
+    return;
+  }
+  complete_fence(call);
+}
+
+void Transport::complete_fence(const char* call) {
+  fence_pending_.store(false, std::memory_order_relaxed);
   if (order_ == Order::Rma) confirm_writes(call);
   if (order_ != Order::All) wait_writes(call);
   wait_software(call);
@@ -233,6 +250,13 @@ void Transport::note_signal(int pe) {
   __atomic_store_n(state, kSignalled, __ATOMIC_RELAXED);
 }
 
+bool Transport::signals_unconfirmed() {
+  std::lock_guard<std::mutex> lock(written_mutex_);
+  for (int pe : written_)
+    if (write_state_[static_cast<size_t>(pe)] == kSignalled) return true;
+  return false;
+}
+
 void Transport::take_unconfirmed(std::vector<int>& writes, std::vector<int>& signals) {
   std::lock_guard<std::mutex> lock(written_mutex_);
   for (int pe : written_) {
@@ -246,6 +270,7 @@ void Transport::take_unconfirmed(std::vector<int>& writes, std::vector<int>& sig
 }
 
 void Transport::quiet(const char* call) {
+  fence_pending_.store(false, std::memory_order_relaxed);  // what follows completes everything
   flush(call);
   wait_signals(call);  // every signal posted: the waits below then cover them
   // At least one turn of progress, also when nothing is outstanding: a program may poll

@@ -150,11 +150,12 @@ void Transport::post_ready_signals() {
   }
   for (PendingSignal* p : ready) {
     const uint64_t value = p->value;
+    // Behind data that has landed: nothing before them can be overtaken (no settle_fence()).
     if (p->notify)
-      notify("progress", p->pe, value);
+      post_notification("progress", p->pe, value);
     else
-      atomic("progress", p->pe, p->segment, p->offset, p->add ? AtomicOp::Sum : AtomicOp::Write,
-             AtomicType::UInt64, &value, nullptr, nullptr);
+      post_atomic("progress", p->pe, p->segment, p->offset, p->add ? AtomicOp::Sum : AtomicOp::Write,
+                  AtomicType::UInt64, &value, nullptr, nullptr);
     delete p;
     signals_pending_.fetch_sub(1);
   }
@@ -198,6 +199,11 @@ void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t o
 }
 
 void Transport::notify(const char* call, int pe, uint64_t data) {
+  if (!notify_by_data_) settle_fence(call);  // a message may pass writes
+  post_notification(call, pe, data);
+}
+
+void Transport::post_notification(const char* call, int pe, uint64_t data) {
   flush(call);
   if (!notify_by_data_) return send_notification(call, pe, data);
   write_message(call, pe, 0, 0, nullptr, 0, nullptr, &data);
