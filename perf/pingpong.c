@@ -9,7 +9,9 @@
  * ping-pong references (ref_tcp_pingpong, ref_ofi_pingpong) measure for the network.
  *
  * CSV metrics: pingpong_half_rtt_us (size 8: the flag written with shmem_putmem),
- * pingpong_p_half_rtt_us (size 8: written with shmem_longlong_p), pingpong_signal_half_rtt_us
+ * pingpong_p_half_rtt_us (size 8: written with shmem_longlong_p), pingpong_fence_half_rtt_us
+ * (size 8: an 8-byte put beside the flag, shmem_fence, then the flag with shmem_longlong_p:
+ * the put-fence-flag idiom), pingpong_signal_half_rtt_us
  * (per size; OpenSHMEM 1.5 and later, so that the 8-byte figures can be taken against an older
  * implementation too, as perf/peer.sh does). */
 #include "perf_shmem.h"
@@ -22,17 +24,32 @@
 
 static long long seq;
 
-static void rounds(long long* flag, int me, long n, int use_p) {
+/* How the flag travels: put, p, or a put of the 8-byte payload beside it, a fence, then p. */
+enum { PUT, P, FENCED, MODES };
+static const char* const metrics[MODES] = {"pingpong_half_rtt_us", "pingpong_p_half_rtt_us",
+                                           "pingpong_fence_half_rtt_us"};
+
+static void send_flag(long long* flag, int mode, int pe) {
+  if (mode == PUT) {
+    shmem_putmem(flag, &seq, sizeof seq, pe);
+    return;
+  }
+  if (mode == FENCED) {
+    shmem_putmem(flag + 1, &seq, sizeof seq, pe);
+    shmem_fence();
+  }
+  shmem_longlong_p(flag, seq, pe);
+}
+
+static void rounds(long long* flag, int me, long n, int mode) {
   for (long i = 0; i < n; ++i) {
     ++seq;
     if (me == 0) {
-      if (use_p) shmem_longlong_p(flag, seq, 1);
-      else shmem_putmem(flag, &seq, sizeof seq, 1);
+      send_flag(flag, mode, 1);
       shmem_longlong_wait_until(flag, SHMEM_CMP_EQ, seq);
     } else if (me == 1) {
       shmem_longlong_wait_until(flag, SHMEM_CMP_EQ, seq);
-      if (use_p) shmem_longlong_p(flag, seq, 0);
-      else shmem_putmem(flag, &seq, sizeof seq, 0);
+      send_flag(flag, mode, 0);
     }
   }
 }
@@ -56,21 +73,20 @@ int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
   perf_parse(argc, argv, &o);
   const int me = perf_shmem_start("pingpong", &o);
-  long long* flag = (long long*)shmem_malloc(sizeof(long long));
-  *flag = 0;
+  long long* flag = (long long*)shmem_calloc(2, sizeof(long long)); /* the flag, the fenced payload */
   shmem_barrier_all();
   double t[PERF_MAX_REPS];
   const long n = perf_iterations(&o, 1, 10000, 1, 10000);
 
-  for (int use_p = 0; use_p <= 1; ++use_p) {
-    rounds(flag, me, n / 10 + 1, use_p);
+  for (int mode = 0; mode < MODES; ++mode) {
+    rounds(flag, me, n / 10 + 1, mode);
     for (int r = 0; r < o.reps; ++r) {
       shmem_barrier_all();
       const double t0 = perf_now_us();
-      rounds(flag, me, n, use_p);
+      rounds(flag, me, n, mode);
       t[r] = (perf_now_us() - t0) / (2.0 * (double)n);
     }
-    if (me == 0) perf_emit(8, n, use_p ? "pingpong_p_half_rtt_us" : "pingpong_half_rtt_us", t, o.reps, 1);
+    if (me == 0) perf_emit(8, n, metrics[mode], t, o.reps, 1);
   }
 
 #if HAVE_SIGNALS

@@ -166,6 +166,7 @@ awk -F, -v rounds="$rounds" -v internode="$internode" '
     row("Put bandwidth 1 MiB (put_nbi stream + quiet) vs raw libfabric", "put_bw_MBps", "ofi_best_bw_MBps", M, ">=", 0.90)
     heading("Other figures", "Figure | Tandem | Reference | Ratio | Per round | Target | Result")
     row("Ping-pong 8 B with shmem_p", "pingpong_p_half_rtt_us", "ofi_best_half_rtt_us", 8, "", "")
+    row("Ping-pong 8 B with put, fence, shmem_p", "pingpong_fence_half_rtt_us", "ofi_best_half_rtt_us", 8, "", "")
     row("Ping-pong 8 B with put_signal", "pingpong_signal_half_rtt_us", "ofi_best_half_rtt_us", 8, "", "")
     row("Ping-pong 64 KiB with put_signal", "pingpong_signal_half_rtt_us", "ofi_best_half_rtt_us", 65536, "", "")
     row("Ping-pong 1 MiB with put_signal", "pingpong_signal_half_rtt_us", "ofi_best_half_rtt_us", M, "", "")
