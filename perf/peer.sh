@@ -120,8 +120,9 @@ for np in $pe_counts; do
   bash "$here/report_ab.sh" "$dir" tandem peer "$program, $np PEs $placement: Tandem (A) and $peer_name (B)"
   # The largest size of each metric, for the summary.
   awk -v np="$np" '{ if (!($1 in big) || $2 + 0 >= big[$1] + 0) { big[$1] = $2; line[$1] = $0 } }
-    END { for (m in line) { split(line[m], f, " "); r = f[3] > 0 ? sprintf("%.3f", f[4] / f[3]) : "-"
-          printf "| %s | %s | %s | %.4g | %.4g | %s |\n", np, f[2], f[1], f[3], f[4], r } }' \
+    END { for (m in line) { split(line[m], f, " "); r = f[3] > 0 && f[4] >= 0 ? sprintf("%.3f", f[4] / f[3]) : "-"
+          b = f[4] >= 0 ? sprintf("%.4g", f[4]) : "-"  # -1: the peer lacks the routine
+          printf "| %s | %s | %s | %.4g | %s | %s |\n", np, f[2], f[1], f[3], b, r } }' \
     "$dir/medians.dat" | sort >>"$summary.body"
 done
 {
