@@ -121,6 +121,9 @@ set_tests_properties(man_pages PROPERTIES LABELS "docs" TIMEOUT 300)
 # The library's exported data objects are the three fixed-size handles of shmem.h.
 add_test(abi_objects bash "${TANDEM_SHMEM_SRC}/abi_objects.sh" "${TANDEM_BUILD}/src/.libs/libtandem.so")
 set_tests_properties(abi_objects PROPERTIES LABELS "api" TIMEOUT 60)
+# ... and its exported symbols are the OpenSHMEM names alone.
+add_test(exports bash "${TANDEM_SHMEM_SRC}/exports.sh" "${TANDEM_BUILD}/src/.libs/libtandem.so")
+set_tests_properties(exports PROPERTIES LABELS "api" TIMEOUT 60)
 tandem_shmem_test(test_progress NP 2 4)
 # Spinning on signal_fetch, a wait that already holds, test, test_any or a fetching atomic
 # must let the blocking writes to this PE complete (manual-progress providers).
