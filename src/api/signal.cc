@@ -22,9 +22,8 @@ void check_sig_op(const char* call, int sig_op) {
 void update_signal(const char* call, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
   check_buffer(call, "sig_addr", sig_addr, sizeof(uint64_t));
   check_sig_op(call, sig_op);
-  const Target target = locate(call, "sig_addr", sig_addr, sizeof(uint64_t), pe);
-  scheduler().atomic<uint64_t>(call, target, sig_op == SHMEM_SIGNAL_SET ? shm::AmoOp::Set : shm::AmoOp::Add,
-                               signal, 0, false);
+  scheduler().update_signal(call, locate(call, "sig_addr", sig_addr, sizeof(uint64_t), pe), signal,
+                            sig_op == SHMEM_SIGNAL_ADD);
 }
 
 template <typename T>

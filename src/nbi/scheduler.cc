@@ -150,6 +150,11 @@ void Scheduler::hold(const char* call, const Op& op, const Op* behind) {
 }
 
 void Scheduler::update_signal(const char* call, const Target& signal, uint64_t value, bool add) {
+  if (!signal.mapped && network_ && network_->signal_rides_write(signal.segment, signal.offset, value)) {
+    note_network();
+    return network_->put_signal_nbi(call, signal.pe, signal.segment, signal.offset, nullptr, 0, signal.segment,
+                                    signal.offset, value, add);
+  }
   atomic<uint64_t>(call, signal, add ? shm::AmoOp::Add : shm::AmoOp::Set, value, 0, false);
 }
 

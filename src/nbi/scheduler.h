@@ -49,6 +49,9 @@ class Scheduler {
   // A put-with-signal: `data`, then the signal update at `signal`, which never overtakes
   // it.  An nbi one whose data is held back holds its signal back behind it.
   void put_signal(const char* call, const Op& data, const Target& signal, uint64_t value, bool add, bool nbi);
+  // A signal update alone (shmem_signal_set/add, a put-with-signal of no data): on another
+  // node, an empty write carrying it where it rides on writes, else an atomic.
+  void update_signal(const char* call, const Target& signal, uint64_t value, bool add);
   // Whether a put-with-signal to `remote` costs no more than the put: a node peer's signal
   // follows the copy, a network that keeps atomics behind writes posts it right behind the
   // data, and one that keeps writes in order carries it on the data's write (for a small
@@ -198,7 +201,6 @@ class Scheduler {
   void drain_writes(const char* call) {
     writes_.drain([&](const Op& op) { post_write(call, op); });
   }
-  void update_signal(const char* call, const Target& signal, uint64_t value, bool add);
   std::atomic<size_t> defer_threshold_{~size_t{0}};
   bool auto_ = false;
   double copy_bytes_per_ns_ = 0;  // auto: measured at configure, then from held copies

@@ -159,7 +159,7 @@ class Transport {
   void atomic_array(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
                     const void* operands, size_t count);
 
-  // A put of `bytes` to (pe, segment, offset), then an update of the 64-bit signal at
+  // A put of `bytes` (none: the signal alone) to (pe, segment, offset), then an update of the 64-bit signal at
   // (pe, signal_segment, signal_offset): set to `value`, or `add` it.  The signal never
   // arrives before the data; both are complete after quiet(), ordered by order_writes(), and
   // the call returns at once (ofi_signal.cc).

@@ -99,10 +99,10 @@ struct Transport::PendingSignal {
 void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                size_t bytes, int signal_segment, uint64_t signal_offset, uint64_t value, bool add) {
   const AtomicOp op = add ? AtomicOp::Sum : AtomicOp::Write;
-  if (bytes > 0 && signal_rides_write(signal_segment, signal_offset, value)) {
+  if (signal_rides_write(signal_segment, signal_offset, value)) {
     flush(call);
     const char* from = static_cast<const char*>(source);
-    const size_t last = (bytes - 1) % max_message_ + 1;  // the pieces before it land first
+    const size_t last = bytes == 0 ? 0 : (bytes - 1) % max_message_ + 1;  // the pieces before it land first
     if (bytes > last) put(call, pe, segment, offset, from, bytes - last);
     const uint64_t data = kSignalClass | (add ? kAdd : 0) | (signal_segment ? kSegmentBit : 0) |
                           signal_offset / 8 << kValueBits | value;

@@ -146,9 +146,9 @@ static void every_type(void) {
         (unsigned long long)type_sig, (unsigned long long)expected);
 }
 
-/* quiet and fence complete a put-with-signal at the target, also while the target computes
- * without calling the library: a fetch of the signal after quiet sees it, and an atomic
- * after a fence applies on top of it.  Across nodes the signal may ride on the data's write
+/* quiet and fence complete a put-with-signal or a signal update at the target, also while
+ * the target computes without calling the library: a fetch of the signal after quiet sees
+ * it, and an atomic after a fence applies on top of it.  Across nodes the signal may ride on the data's write
  * and be applied by the target's progress after the data has landed; while the target
  * computes, the write and a later request wait in its socket together, so a quiet or fence
  * that did not wait for the target to apply the signal lets the request pass it. */
@@ -160,28 +160,31 @@ static void busy_for_ms(int ms) {
   while ((t.tv_sec - t0.tv_sec) * 1000.0 + (t.tv_nsec - t0.tv_nsec) / 1e6 < ms);
 }
 static void signal_completion(uint64_t *data, const uint64_t *source) {
-  for (int r = 0; r < 8; ++r) {
+  /* Rounds 0-7 with data (shmem_putmem_signal), 8-15 without (shmem_signal_set). */
+  for (int r = 0; r < 16; ++r) {
     const int sender = me % 2 == r % 2;  /* with an odd count, PE 0 may receive while it sends */
     const uint64_t base = 100 * (uint64_t)(r + 1);
     shmem_barrier_all();
     if (!sender) {
       busy_for_ms(6);
-    } else if (r < 4) {
+    } else if (r % 8 < 4) {
       usleep(2000); /* the target has left the barrier and computes */
-      shmem_putmem_signal_nbi(data, source, 64, &done_sig, base, SHMEM_SIGNAL_SET, right);
+      if (r < 8) shmem_putmem_signal_nbi(data, source, 64, &done_sig, base, SHMEM_SIGNAL_SET, right);
+      else shmem_signal_set(&done_sig, base, right);
       shmem_quiet();
       const uint64_t seen = shmem_uint64_atomic_fetch(&done_sig, right);
       CHECK(seen == base, "round %d: the signal fetched after quiet is %llu, expected %llu", r,
             (unsigned long long)seen, (unsigned long long)base);
     } else {
       usleep(2000);
-      shmem_putmem_signal(data, source, 64, &done_sig, base, SHMEM_SIGNAL_SET, right);
+      if (r < 8) shmem_putmem_signal(data, source, 64, &done_sig, base, SHMEM_SIGNAL_SET, right);
+      else shmem_signal_set(&done_sig, base, right);
       shmem_fence();
       shmem_uint64_atomic_add(&done_sig, 1, right);
       shmem_quiet();
     }
     shmem_barrier_all();
-    if (left % 2 == r % 2 && r >= 4)
+    if (left % 2 == r % 2 && r % 8 >= 4)
       CHECK(done_sig == base + 1, "round %d: an add after a fence left the signal at %llu, expected %llu", r,
             (unsigned long long)done_sig, (unsigned long long)base + 1);
   }
