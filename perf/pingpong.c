@@ -11,8 +11,8 @@
  * CSV metrics: pingpong_half_rtt_us (size 8: the flag written with shmem_putmem),
  * pingpong_p_half_rtt_us (size 8: written with shmem_longlong_p), pingpong_fence_half_rtt_us
  * (size 8: an 8-byte put beside the flag, shmem_fence, then the flag with shmem_longlong_p:
- * the put-fence-flag idiom), pingpong_signal_half_rtt_us
- * (per size; OpenSHMEM 1.5 and later, so that the 8-byte figures can be taken against an older
+ * the put-fence-flag idiom), pingpong_signal_half_rtt_us (per size, from 0: the signal
+ * alone; OpenSHMEM 1.5 and later, so that the 8-byte figures can be taken against an older
  * implementation too, as perf/peer.sh does). */
 #include "perf_shmem.h"
 
@@ -98,8 +98,9 @@ int main(int argc, char** argv) {
   }
   char* source = (char*)perf_alloc(o.max_size);
   shmem_barrier_all();
-  for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1) {
-    const long m = perf_iterations(&o, size, 16.0 * PERF_MIB, 10, 10000);
+  /* Size 0 first: the signal alone, as a put-with-signal of no data sends it. */
+  for (size_t size = 0; size <= o.max_size; size = size ? size << 1 : perf_first_size(&o)) {
+    const long m = perf_iterations(&o, size ? size : 1, 16.0 * PERF_MIB, 10, 10000);
     signal_rounds(buffer, source, size, signal, me, m / 10 + 1);
     for (int r = 0; r < o.reps; ++r) {
       shmem_barrier_all();
