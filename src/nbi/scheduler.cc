@@ -234,8 +234,7 @@ void Scheduler::put_signal(const char* call, const Op& data, const Target& signa
   }
   // Off the node, an nbi one goes at once; so does a blocking one whose signal rides on its
   // data's write, which then waits only until its source is free.
-  const bool rides = !data.remote.mapped && network_->signal_rides_write(signal.segment, signal.offset, value);
-  if ((nbi || rides) && !data.remote.mapped) {
+  if (!data.remote.mapped && (nbi || network_->signal_rides_write(signal.segment, signal.offset, value))) {
     note_network();
     const Target& t = data.remote;
     network_->put_signal_nbi(call, t.pe, t.segment, t.offset, data.local, data.bytes, signal.segment, signal.offset,

@@ -58,9 +58,8 @@ class Scheduler {
   // value, ofi::Transport::signal_rides_write); otherwise the signal waits for the data's
   // completion.
   bool signal_rides(const Target& remote) const {
-    using Order = ofi::Transport::Order;
-    return remote.mapped || !network_ || network_->order() == Order::All ||
-           (network_->order() == Order::Rma && network_->notifies_by_data());
+    return remote.mapped || !network_ || network_->order() == ofi::Transport::Order::All ||
+           network_->signals_ride_writes();
   }
   // Sets the word at `remote` (another node's) to `value` where the network keeps writes in
   // order, and returns true; false (nothing done) where it does not.  For a word that one PE

@@ -223,7 +223,7 @@ void Transport::connect(const char* call, const std::vector<std::string>& cards,
   // Remote CQ data names a PE in 30 bits (notifications, ofi_signal.cc).
   if (cards.size() > (size_t{1} << 30)) fatal(call, "%zu PEs: the network engine takes at most 2^30", cards.size());
   peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
-  write_state_.assign(cards.size(), 0);
+  ledger_.reset(cards.size());
   peer_epoch_.assign(cards.size(), 0);
   probes_.reset(new Probe[cards.size()]);
   probe_count_ = cards.size();
@@ -341,7 +341,7 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   // delivery-complete too: when it stays the only one, as with a put and a quiet, its own
   // acknowledgement completes it and quiet sends that PE nothing more.
   const bool landed = order_ == Order::None || completion == Completion::Landed ||
-                      (completion == Completion::Confirmed && note_write(pe, true));
+                      (completion == Completion::Confirmed && ledger_.note_write(pe, true));
   uint64_t flags = landed ? FI_DELIVERY_COMPLETE : 0;
   const bool injected = !context && bytes <= inject_size_;  // the source is free at once
   if (injected) flags |= FI_INJECT;
@@ -400,7 +400,7 @@ void Transport::post_atomic(const char* call, int pe, int segment, uint64_t offs
   Backoff backoff = Backoff::without_progress();
   OperandSlot* slot = nullptr;
   if (!result) {
-    if (order_ == Order::All) note_write(pe, false);
+    if (order_ == Order::All) ledger_.note_write(pe, false);
     slot = take_operand_slot(call);
     memcpy(slot->operand, buffer, atomic_type_size(type));
   }
@@ -434,7 +434,7 @@ void Transport::atomic_array(const char* call, int pe, int segment, uint64_t off
     return;
   }
   flush(call);
-  if (order_ == Order::All) note_write(pe, false);
+  if (order_ == Order::All) ledger_.note_write(pe, false);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
   const uint64_t address = remote_address(pe, segment, offset);

@@ -30,6 +30,7 @@
 
 #include "core/spin_lock.h"
 #include "transport/ofi_message.h"
+#include "transport/write_ledger.h"
 
 struct fi_info;
 struct fid_fabric;
@@ -170,6 +171,8 @@ class Transport {
   // its signal costs one message, the target's progress applies the signal once the data
   // has landed, and the source is free once the put's writes have left (wait_writes()).
   bool signal_rides_write(int signal_segment, uint64_t signal_offset, uint64_t value) const;
+  // Whether signals ride on writes at all (for some values and places).
+  bool signals_ride_writes() const { return order_ == Order::Rma && notify_by_data_; }
   // Completes every operation started so far.
   void quiet(const char* call);
   // Makes writes and atomics started so far land before any started afterwards (to any PE).
@@ -267,8 +270,6 @@ class Transport {
   }
   // The fence itself: every write before it confirmed, every atomic and request answered.
   void complete_fence(const char* call);
-  // Whether a PE was sent a signal on a write since the last confirm_writes().
-  bool signals_unconfirmed();
   // atomic() and notify() without settling a pending fence: for the signals and
   // notifications that progress posts once their data has landed.
   void post_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
@@ -281,10 +282,6 @@ class Transport {
   // Ends the PE with the error the CQ holds, naming what failed by its context.
   [[noreturn]] void report_error(const char* call);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
-  // Notes an operation to `pe` that is not delivery-complete (Order All, Rma) and returns
-  // whether it should be after all: with `may_land` (a write) the first since the last
-  // confirm_writes() is, and then confirms itself; anything else leaves the PE unconfirmed.
-  bool note_write(int pe, bool may_land);
   // Posts one operation: `issue` (the libfabric call) runs under the lock and is retried,
   // driving progress, while the provider answers -FI_EAGAIN; any other failure ends the PE
   // with "libfabric: <what> PE <pe> failed" (`what`: "a write to", say).
@@ -345,17 +342,13 @@ class Transport {
   // (wait_writes) every earlier one has landed.  The network timeout posts it too, without
   // waiting: a PE that does not answer it is named.
   void confirm_writes(const char* call);
-  // The PEs that need a confirming write (`writes`) and those that were sent a signal on a
-  // write (`signals`, see ofi_signal.cc); every PE is clean afterwards.
-  void take_unconfirmed(std::vector<int>& writes, std::vector<int>& signals);
-  // Signals that ride on writes (ofi_signal.cc).  note_signal(): one was sent to `pe`, which
-  // confirm_writes() then confirms with confirm_signals(): a write whose remote CQ data asks
+  // Signals that ride on writes (ofi_signal.cc).  A PE sent one (ledger_.note_signal()) is
+  // confirmed by confirm_writes() with confirm_signals(): a write whose remote CQ data asks
   // the target's progress for an answer, which it sends once it has applied every signal
   // that came before.  apply_signals(): under the lock, right after `n` entries were read
   // from the CQ, applies the signals among them and returns the entries left, so that no
   // thread answers a confirmation before the signals ahead of it are applied.
   // answer_confirmation(): answers `data` if it asks for a confirmation.
-  void note_signal(int pe);
   void confirm_signals(const char* call, const std::vector<int>& pes);
   ssize_t apply_signals(fi_cq_data_entry* entries, ssize_t n);
   bool answer_confirmation(uint64_t data);
@@ -467,14 +460,7 @@ class Transport {
   SpinLock mutex_;
   int wait_fd_ = -1;           // the CQ's wait object, for the progress thread; -1: none
   Order order_ = Order::None;
-  std::mutex written_mutex_;
-  // Per PE since the last confirm_writes() (Order All, Rma): nothing written, only one
-  // delivery-complete write (it confirms itself), or operations that need confirming.
-  // kSignalled: a signal rode on a write; its confirmation confirms the writes before it too.
-  static constexpr uint8_t kClean = 0, kLanding = 1, kUnconfirmed = 2, kSignalled = 3;
-  std::vector<int> written_;  // the PEs not clean
-  std::atomic<size_t> unconfirmed_{0};  // how many are kUnconfirmed or kSignalled, for a look without the lock
-  std::vector<uint8_t> write_state_;  // per PE
+  WriteLedger ledger_;  // the PEs that confirm_writes() confirms (Order All, Rma)
   int wake_pipe_[2] = {-1, -1};
   // A thread sleeps in wait_for_activity() with `busy`.  Set before it asks busy() for the
   // last time, read after work was added (a write counted as issued, say; both sequentially

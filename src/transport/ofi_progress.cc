@@ -204,7 +204,7 @@ void Transport::order_writes(const char* call) {
   // first), the fence is left pending, and the first atomic or message after it settles it
   // (settle_fence()).  A put, a fence and a flag's put cost no round trip.
   if (order_ == Order::Rma && atomics_done_.load(std::memory_order_acquire) >= atomics_issued_.load() &&
-      software_answered_.load(std::memory_order_acquire) >= software_sent_.load() && !signals_unconfirmed()) {
+      software_answered_.load(std::memory_order_acquire) >= software_sent_.load() && !ledger_.signals_out()) {
     fence_pending_.store(true, std::memory_order_release);
     return;
   }
@@ -222,51 +222,9 @@ void Transport::confirm_writes(const char* call) {
   // Empty writes: a read would do as well, but with tcp a read right behind a write takes
   // twice a read's round trip, where a delivery-complete write takes one.
   std::vector<int> writes, signals;
-  take_unconfirmed(writes, signals);
+  ledger_.take(writes, signals);
   for (int pe : writes) write_message(call, pe, 0, 0, nullptr, 0, nullptr, nullptr, Completion::Landed);
   confirm_signals(call, signals);
-}
-
-bool Transport::note_write(int pe, bool may_land) {
-  uint8_t* state = &write_state_[static_cast<size_t>(pe)];
-  // Atomic loads and stores, as the unlocked look reads it while other threads write.
-  if (__atomic_load_n(state, __ATOMIC_RELAXED) >= kUnconfirmed) return false;
-  std::lock_guard<std::mutex> lock(written_mutex_);
-  const uint8_t was = *state;
-  if (was >= kUnconfirmed) return false;
-  if (was == kClean) written_.push_back(pe);
-  const bool lands = may_land && was == kClean;
-  __atomic_store_n(state, lands ? kLanding : kUnconfirmed, __ATOMIC_RELAXED);
-  if (!lands) unconfirmed_.fetch_add(1, std::memory_order_relaxed);
-  return lands;
-}
-
-void Transport::note_signal(int pe) {
-  uint8_t* state = &write_state_[static_cast<size_t>(pe)];
-  std::lock_guard<std::mutex> lock(written_mutex_);
-  const uint8_t was = *state;
-  if (was == kClean) written_.push_back(pe);
-  if (was < kUnconfirmed) unconfirmed_.fetch_add(1, std::memory_order_relaxed);
-  __atomic_store_n(state, kSignalled, __ATOMIC_RELAXED);
-}
-
-bool Transport::signals_unconfirmed() {
-  std::lock_guard<std::mutex> lock(written_mutex_);
-  for (int pe : written_)
-    if (write_state_[static_cast<size_t>(pe)] == kSignalled) return true;
-  return false;
-}
-
-void Transport::take_unconfirmed(std::vector<int>& writes, std::vector<int>& signals) {
-  std::lock_guard<std::mutex> lock(written_mutex_);
-  for (int pe : written_) {
-    const uint8_t state = write_state_[static_cast<size_t>(pe)];
-    if (state == kUnconfirmed) writes.push_back(pe);
-    else if (state == kSignalled) signals.push_back(pe);
-    __atomic_store_n(&write_state_[static_cast<size_t>(pe)], kClean, __ATOMIC_RELAXED);
-  }
-  written_.clear();
-  unconfirmed_.store(0, std::memory_order_relaxed);
 }
 
 void Transport::quiet(const char* call) {

@@ -44,7 +44,7 @@ bool signal_class(uint64_t data) { return data >> 62 == 1; }
 }  // namespace
 
 bool Transport::signal_rides_write(int signal_segment, uint64_t signal_offset, uint64_t value) const {
-  return order_ == Order::Rma && notify_by_data_ && signal_offset % 8 == 0 &&
+  return signals_ride_writes() && signal_offset % 8 == 0 &&
          signal_offset / 8 < (uint64_t{1} << kWordBits) && value >> kValueBits == 0 && signal_segment < kSegments;
 }
 
@@ -106,7 +106,7 @@ void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t o
     if (bytes > last) put(call, pe, segment, offset, from, bytes - last);
     const uint64_t data = kSignalClass | (add ? kAdd : 0) | (signal_segment ? kSegmentBit : 0) |
                           signal_offset / 8 << kValueBits | value;
-    note_signal(pe);
+    ledger_.note_signal(pe);
     return write_message(call, pe, segment, offset + bytes - last, from + bytes - last, last, nullptr, &data,
                          Completion::Local);
   }

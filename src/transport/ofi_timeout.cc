@@ -72,7 +72,7 @@ void Transport::watch_outstanding(const char* call) {
   if (++turns % kOutstandingLookTurns != 0) return;
   // Writes that completed locally but were not confirmed yet (Order All, Rma) are
   // outstanding too: the data may still sit in a socket to a stopped PE.
-  const bool unconfirmed = unconfirmed_.load(std::memory_order_relaxed) > 0;
+  const bool unconfirmed = ledger_.any_open();
   if (!unconfirmed && (!maybe_in_flight() || !in_flight())) {
     stall = StallWatch{};
     return;
