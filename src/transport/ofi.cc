@@ -224,9 +224,7 @@ void Transport::connect(const char* call, const std::vector<std::string>& cards,
   if (cards.size() > (size_t{1} << 30)) fatal(call, "%zu PEs: the network engine takes at most 2^30", cards.size());
   peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
   ledger_.reset(cards.size());
-  peer_epoch_.assign(cards.size(), 0);
-  probes_.reset(new Probe[cards.size()]);
-  probe_count_ = cards.size();
+  timeout_.reset(cards.size(), my_pe);
   peer_segment_.assign(cards.size() * kSegments, PeerSegment{0, 0});
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];
@@ -463,7 +461,7 @@ ssize_t Transport::write_atomic(uint64_t peer, const void* operands, size_t coun
 
 Transport::OperandSlot* Transport::take_operand_slot(const char* call) {
   Backoff backoff = Backoff::without_progress();
-  StallWatch stall;
+  NetTimeout::Wait stall;
   for (;;) {
     const size_t first = next_operand_slot_.fetch_add(1, std::memory_order_relaxed);
     for (size_t k = 0; k < kOperandSlots; ++k) {

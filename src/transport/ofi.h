@@ -29,6 +29,7 @@
 #include <sys/types.h>
 
 #include "core/spin_lock.h"
+#include "transport/net_timeout.h"
 #include "transport/ofi_message.h"
 #include "transport/write_ledger.h"
 
@@ -120,7 +121,7 @@ class Transport {
   void poll(const char* call) {
     flush(call);
     progress();
-    if (timeout_ns_ > 0) watch_outstanding(call);
+    if (timeout_.on()) watch_outstanding(call);
   }
   // The same when no put joined the open batch since the last call (a progress thread's).
   void flush_if_idle();
@@ -244,13 +245,13 @@ class Transport {
   // wait for counted operations, a retry of a busy provider, a wait on memory while this PE's operations
   // are outstanding) that sees no completion at all for `seconds` ends the PE with one line
   // naming the call and the unreachable PE (ofi_timeout.cc).  0: waits never end so.
-  void set_timeout(double seconds) { timeout_ns_ = static_cast<int64_t>(seconds * 1e9); }
+  void set_timeout(double seconds) { timeout_.set(seconds); }
 
  private:
   static constexpr int kCqBatch = 8;  // completion entries read per turn
-  // Serves what one read of the CQ returned (`n` entries, or a negative error).
   // One read of the CQ, skipped when another thread holds the lock (look() and assist()).
   void read_cq_unless_busy();
+  // Serves what one read of the CQ returned (`n` entries, or a negative error).
   void handle_completions(fi_cq_data_entry* entries, ssize_t n);
   // Drives progress until `done` has caught up with `issued`.
   void wait_count(const char* call, const std::atomic<uint64_t>& issued, const std::atomic<uint64_t>& done);
@@ -363,7 +364,7 @@ class Transport {
   // atomic completes: it is not injected, since a provider may then report no completion
   // (tcp;ofi_rxm drops it for an injected atomic), and the caller's operand is gone once
   // the call returns.  take_operand_slot() waits while all are in flight; the atomic's
-  // completion frees the slot (freed_by_completion).
+  // completion frees the slot (handle_completions).
   struct OperandSlot {
     alignas(16) unsigned char operand[16];
     std::atomic<bool> busy{false};
@@ -399,17 +400,6 @@ class Transport {
   // put_unconfirmed, freed by its completion); null when every one is taken.
   Batch* take_batch();
   void write_batch(const char* call);  // the open batch; batch_mutex_ held
-  // progress(): the completion of a counted write whose context is an entry of `pool` (`n`
-  // of them: a batch, an operand slot) counts the write and frees the entry, its `taken`
-  // flag cleared (true); false when `context` is no entry of the pool.
-  template <typename Entry>
-  bool freed_by_completion(Entry* pool, size_t n, std::atomic<bool> Entry::*taken, void* context) {
-    auto* entry = static_cast<Entry*>(context);
-    if (!pool || entry < pool || entry >= pool + n) return false;
-    count_write();
-    (entry->*taken).store(false, std::memory_order_release);
-    return true;
-  }
   // put_signal_nbi's data writes and get_notify_nbi's reads (ofi_signal.cc).  progress(): a
   // piece of a signal's data landed, or a read completed (true), or `context` is a receive
   // buffer; post_ready_signals() posts the signals and notifications whose data has landed
@@ -488,47 +478,16 @@ class Transport {
   std::atomic<uint64_t> software_sent_{0};
   std::atomic<uint64_t> software_answered_{0};
 
-  // The network timeout (ofi_timeout.cc).  A wait keeps a StallWatch and calls watch() each
-  // turn; it reads the clock every kWatchTurns turns.  No completion of this PE's operations
-  // for half the timeout: a probe (a message that the peer's progress answers) goes to every
-  // peer that operations went to since this PE last had none outstanding (the candidates),
-  // so that the report can name the one that does not answer; no completion for the whole
-  // timeout: the report.  Probes and their answers, and operations of other PEs arriving
-  // here, are not completions of this PE's operations.
-  struct StallWatch {
-    int64_t start_ns = 0;  // when the wait began (first turn)
-    unsigned turns = 0;
-    bool probed = false;
-  };
-  static constexpr unsigned kWatchTurns = 16;
-  void watch(const char* call, StallWatch& w, int pe = -1) {
-    if (timeout_ns_ > 0 && (w.turns++ % kWatchTurns == 0)) check_stall(call, w, pe);
+  // The network timeout (ofi_timeout.cc): every wait loop calls watch() each turn.
+  NetTimeout timeout_;
+  void watch(const char* call, NetTimeout::Wait& w, int pe = -1) {
+    if (timeout_.due(w)) check_stall(call, w, pe);
   }
-  void check_stall(const char* call, StallWatch& w, int pe);
+  void check_stall(const char* call, NetTimeout::Wait& w, int pe);
   // A wait on memory (Backoff's progress, through poll()): watched only while operations of
   // this PE are outstanding.
   void watch_outstanding(const char* call);
-  [[noreturn]] void report_unreachable(const char* call, int pe, int64_t idle_ns);
   void probe_candidates(const char* call);
-  // A probe's answer from `pe` arrived.
-  void probe_answered(int pe);
-  // No operation of this PE is outstanding: peers written to before stop being candidates.
-  void note_idle() { epoch_.fetch_add(1, std::memory_order_relaxed); }
-  void note_issue(int pe) {
-    if (static_cast<size_t>(pe) < peer_epoch_.size() && pe != my_pe_)
-      __atomic_store_n(&peer_epoch_[static_cast<size_t>(pe)], epoch_.load(std::memory_order_relaxed),
-                       __ATOMIC_RELAXED);
-  }
-  void note_completion();
-  int64_t timeout_ns_ = 0;
-  std::atomic<int64_t> last_completion_ns_{0};
-  std::atomic<uint32_t> epoch_{1};
-  std::vector<uint32_t> peer_epoch_;  // per PE: epoch_ when an operation last went to it
-  struct Probe {
-    std::atomic<uint8_t> state{0};  // 0: none, 1: sent, 2: answered
-  };
-  std::unique_ptr<Probe[]> probes_;
-  size_t probe_count_ = 0;
 };
 
 }  // namespace tandem::ofi

@@ -16,9 +16,9 @@ namespace tandem::ofi {
 
 template <typename Issue>
 void Transport::post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue) {
-  note_issue(pe);
+  timeout_.issued(pe);
   ssize_t rc;
-  StallWatch stall;
+  NetTimeout::Wait stall;
   for (;;) {
     {
       std::lock_guard<SpinLock> lock(mutex_);
@@ -35,7 +35,7 @@ void Transport::post(const char* call, const char* what, int pe, Backoff& backof
 template <typename Ready>
 void Transport::progress_until(const char* call, Ready ready, int pe) {
   Backoff backoff = Backoff::without_progress();
-  StallWatch stall;
+  NetTimeout::Wait stall;
   while (!ready()) {
     progress();
     watch(call, stall, pe);

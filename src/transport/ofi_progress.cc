@@ -21,6 +21,13 @@ namespace tandem::ofi {
 
 namespace {
 thread_local bool helper_thread = false;  // the progress thread, not a PE's own
+
+// The entry of `pool` (`n` of them: batches, operand slots) that `context` is, or null.
+template <typename Entry>
+Entry* entry_of(Entry* pool, size_t n, void* context) {
+  auto* entry = static_cast<Entry*>(context);
+  return pool && entry >= pool && entry < pool + n ? entry : nullptr;
+}
 }  // namespace
 
 void Transport::mark_helper_thread() { helper_thread = true; }
@@ -91,9 +98,14 @@ void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
     } else if (context == &counted_atomic_) {
       count_write();
       count_atomic();
-    } else if (freed_by_completion(operand_slots_.get(), kOperandSlots, &OperandSlot::busy, context)) {
+    } else if (OperandSlot* slot = entry_of(operand_slots_.get(), kOperandSlots, context)) {
+      count_write();
       count_atomic();
-    } else if (!freed_by_completion(batches_.get(), kBatches, &Batch::in_flight, context) && !run_sent(context)) {
+      slot->busy.store(false, std::memory_order_release);  // counted first, then free
+    } else if (Batch* batch = entry_of(batches_.get(), kBatches, context)) {
+      count_write();
+      batch->in_flight.store(false, std::memory_order_release);
+    } else if (!run_sent(context)) {
       if (entries[i].flags & FI_REMOTE_CQ_DATA) {
         if (!answer_confirmation(entries[i].data)) notification_handler_(entries[i].data);
         continue;
@@ -102,7 +114,7 @@ void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
     }
     own = true;
   }
-  if (own && timeout_ns_ > 0) note_completion();
+  if (own && timeout_.on()) timeout_.completed();
   if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();
 }
 
@@ -180,7 +192,7 @@ bool Transport::in_flight() {
   const bool any = writes_done_.load(std::memory_order_acquire) < writes_issued_.load(std::memory_order_acquire) ||
                    reads_done_.load(std::memory_order_acquire) < reads_issued_.load(std::memory_order_acquire) ||
                    software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
-  if (!any && signals_pending_.load() == 0) note_idle();
+  if (!any && signals_pending_.load() == 0) timeout_.idle();
   return any;
 }
 
@@ -238,7 +250,7 @@ void Transport::quiet(const char* call) {
   wait_writes(call);
   wait_reads(call);
   wait_software(call);
-  note_idle();
+  timeout_.idle();
 }
 
 }  // namespace tandem::ofi

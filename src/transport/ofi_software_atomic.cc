@@ -191,7 +191,7 @@ bool Transport::deliver(Incoming* slot) {
     return false;
   }
   if (m.kind == Message::ProbeAnswer) {
-    probe_answered(m.origin);
+    timeout_.answered(m.origin);
     return false;
   }
   if (m.kind == Message::Answer) {

@@ -4,7 +4,7 @@
 // reported; the clock is read every few turns of a wait only.
 //
 // Completions counted do not say which PE an operation went to, so the unreachable PE is
-// found in two steps: every operation records the epoch it was issued in (note_issue), and
+// found in two steps: every operation records the epoch it was issued in (NetTimeout::issued), and
 // the epoch moves on whenever this PE has nothing outstanding, so the PEs that operations
 // went to in the current epoch are the candidates.  At half the timeout each candidate gets
 // a probe, a message that its progress answers; at the timeout the candidates whose probe
@@ -19,6 +19,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <string>
 
 #include "core/backoff.h"
@@ -41,69 +42,29 @@ constexpr unsigned kOutstandingLookTurns = 256;
 
 }  // namespace
 
-void Transport::note_completion() { last_completion_ns_.store(now_ns(), std::memory_order_relaxed); }
+void NetTimeout::completed() { last_completion_ns_.store(now_ns(), std::memory_order_relaxed); }
 
-void Transport::check_stall(const char* call, StallWatch& w, int pe) {
+NetTimeout::Verdict NetTimeout::check(Wait& w, int64_t* idle_ns) {
   const int64_t now = now_ns();
   if (w.start_ns == 0) {
     w.start_ns = now;
-    return;
+    return Verdict::Wait;
   }
   const int64_t since = std::max(w.start_ns, last_completion_ns_.load(std::memory_order_relaxed));
-  const int64_t idle = now - since;
-  if (idle < timeout_ns_ / 2) {
+  *idle_ns = now - since;
+  if (*idle_ns < timeout_ns_ / 2) {
     w.probed = false;
-    return;
+    return Verdict::Wait;
   }
-  if (idle < timeout_ns_) {
-    if (!w.probed && pe < 0) {
-      confirm_writes(call);
-      probe_candidates(call);
-    }
+  if (*idle_ns < timeout_ns_) {
+    const bool first = !w.probed;
     w.probed = true;
-    return;
+    return first ? Verdict::Probe : Verdict::Wait;
   }
-  report_unreachable(call, pe, idle);
+  return Verdict::Report;
 }
 
-void Transport::watch_outstanding(const char* call) {
-  thread_local StallWatch stall;
-  thread_local unsigned turns = 0;
-  if (++turns % kOutstandingLookTurns != 0) return;
-  // Writes that completed locally but were not confirmed yet (Order All, Rma) are
-  // outstanding too: the data may still sit in a socket to a stopped PE.
-  const bool unconfirmed = ledger_.any_open();
-  if (!unconfirmed && (!maybe_in_flight() || !in_flight())) {
-    stall = StallWatch{};
-    return;
-  }
-  check_stall(call, stall, -1);
-}
-
-
-void Transport::probe_candidates(const char* call) {
-  if (inject_size_ < sizeof(Message)) return;  // no probes: the report names every candidate
-  const uint32_t epoch = epoch_.load(std::memory_order_relaxed);
-  for (size_t p = 0; p < probe_count_; ++p) {
-    if (__atomic_load_n(&peer_epoch_[p], __ATOMIC_RELAXED) != epoch) continue;
-    Probe& probe = probes_[p];
-    uint8_t idle = 0, answered = 2;
-    if (!probe.state.compare_exchange_strong(idle, 1) && !probe.state.compare_exchange_strong(answered, 1)) continue;
-    Message m{};
-    m.kind = Message::Probe;
-    m.origin = my_pe_;
-    const fi_addr_t peer = peer_address_[p];
-    Backoff backoff = Backoff::without_progress();
-    post(call, "a probe of", static_cast<int>(p), backoff,
-         [&] { return fi_inject(ep_, &m, sizeof m, peer); });
-  }
-}
-
-void Transport::probe_answered(int pe) {
-  if (static_cast<size_t>(pe) < probe_count_) probes_[static_cast<size_t>(pe)].state.store(2, std::memory_order_release);
-}
-
-void Transport::report_unreachable(const char* call, int pe, int64_t idle_ns) {
+void NetTimeout::report(const char* call, int pe, int64_t idle_ns) const {
   const double seconds = static_cast<double>(idle_ns) / 1e9;
   std::string named;
   int count = 0;
@@ -113,11 +74,11 @@ void Transport::report_unreachable(const char* call, int pe, int64_t idle_ns) {
   if (pe >= 0) {
     name(static_cast<size_t>(pe));
   } else {
-    // The candidates whose probe is still out; without a probe out, every candidate.
     const uint32_t epoch = epoch_.load(std::memory_order_relaxed);
-    for (size_t p = 0; probes_ && p < probe_count_; ++p)
-      if (probes_[p].state.load(std::memory_order_acquire) == 1) name(p);
-    for (size_t p = 0; count == 0 && p < peer_epoch_.size(); ++p)
+    for (size_t p = 0; p < pes_; ++p)
+      if (probes_[p].load(std::memory_order_acquire) == kOut) name(p);
+    const bool probes_out = count > 0;
+    for (size_t p = 0; !probes_out && p < pes_; ++p)
       if (__atomic_load_n(&peer_epoch_[p], __ATOMIC_RELAXED) == epoch) name(p);
   }
   if (count == 0)
@@ -127,6 +88,49 @@ void Transport::report_unreachable(const char* call, int pe, int64_t idle_ns) {
         "PE%s %s unreachable: no network operation has completed for %.0f s with operations to it outstanding "
         "(stopped, or the link to it is down; TANDEM_NET_TIMEOUT)",
         count > 1 ? "s" : "", (named + (count > 1 ? " are" : " is")).c_str(), seconds);
+}
+
+void Transport::check_stall(const char* call, NetTimeout::Wait& w, int pe) {
+  int64_t idle_ns = 0;
+  switch (timeout_.check(w, &idle_ns)) {
+    case NetTimeout::Verdict::Wait:
+      return;
+    case NetTimeout::Verdict::Probe:
+      // A retry of a busy provider knows its target (pe) and names it directly.
+      if (pe < 0) {
+        confirm_writes(call);
+        probe_candidates(call);
+      }
+      return;
+    case NetTimeout::Verdict::Report:
+      timeout_.report(call, pe, idle_ns);
+  }
+}
+
+void Transport::watch_outstanding(const char* call) {
+  thread_local NetTimeout::Wait stall;
+  thread_local unsigned turns = 0;
+  if (++turns % kOutstandingLookTurns != 0) return;
+  // Writes that completed locally but were not confirmed yet (Order All, Rma) are
+  // outstanding too: the data may still sit in a socket to a stopped PE.
+  const bool unconfirmed = ledger_.any_open();
+  if (!unconfirmed && (!maybe_in_flight() || !in_flight())) {
+    stall = NetTimeout::Wait{};
+    return;
+  }
+  check_stall(call, stall, -1);
+}
+
+void Transport::probe_candidates(const char* call) {
+  if (inject_size_ < sizeof(Message)) return;  // no probes: the report names every candidate
+  timeout_.probe([&](int pe) {
+    Message m{};
+    m.kind = Message::Probe;
+    m.origin = my_pe_;
+    const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+    Backoff backoff = Backoff::without_progress();
+    post(call, "a probe of", pe, backoff, [&] { return fi_inject(ep_, &m, sizeof m, peer); });
+  });
 }
 
 }  // namespace tandem::ofi

@@ -1,0 +1,86 @@
+// The network timeout's bookkeeping (TANDEM_NET_TIMEOUT; how the inter-node engine uses it:
+// ofi_timeout.cc).  A wait keeps a Wait and asks due() each turn; the clock is read every
+// kTurns turns only.  No completion of this PE's operations for half the timeout: probe the
+// candidates, the PEs that operations went to since this PE last had none outstanding (the
+// epoch moves on each time it has none); no completion for the whole timeout: report the
+// candidates whose probe was not answered.  Probes, their answers and other PEs' operations
+// arriving here are not completions of this PE's operations.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tandem::ofi {
+
+class NetTimeout {
+ public:
+  void set(double seconds) { timeout_ns_ = static_cast<int64_t>(seconds * 1e9); }
+  bool on() const { return timeout_ns_ > 0; }
+  // For `pes` PEs, of which this one is `my_pe`: none a candidate, no probe out.
+  void reset(size_t pes, int my_pe) {
+    my_pe_ = my_pe;
+    peer_epoch_.assign(pes, 0);
+    probes_.reset(new std::atomic<uint8_t>[pes]());
+    pes_ = pes;
+  }
+
+  // One wait's watch: when it began (its first check) and whether it probed.
+  struct Wait {
+    int64_t start_ns = 0;
+    unsigned turns = 0;
+    bool probed = false;
+  };
+  static constexpr unsigned kTurns = 16;
+  // Whether this turn of wait `w` is one to check() on.
+  bool due(Wait& w) const { return on() && w.turns++ % kTurns == 0; }
+  enum class Verdict : uint8_t { Wait, Probe, Report };
+  // Where wait `w` stands: keep waiting; past half the timeout without a completion, probe
+  // (once per stretch past it); past the timeout, report (`*idle_ns`: how long without one).
+  Verdict check(Wait& w, int64_t* idle_ns);
+
+  // An operation of this PE's completed.
+  void completed();
+  // No operation of this PE is outstanding: PEs written to before stop being candidates.
+  void idle() { epoch_.fetch_add(1, std::memory_order_relaxed); }
+  // An operation goes to `pe`: a candidate until the next idle().
+  void issued(int pe) {
+    if (static_cast<size_t>(pe) < peer_epoch_.size() && pe != my_pe_)
+      __atomic_store_n(&peer_epoch_[static_cast<size_t>(pe)], epoch_.load(std::memory_order_relaxed),
+                       __ATOMIC_RELAXED);
+  }
+  // Calls send(pe) for each candidate, counting a probe out to it, unless one is out already.
+  template <typename Send>
+  void probe(Send send) {
+    const uint32_t epoch = epoch_.load(std::memory_order_relaxed);
+    for (size_t p = 0; p < pes_; ++p) {
+      if (__atomic_load_n(&peer_epoch_[p], __ATOMIC_RELAXED) != epoch) continue;
+      uint8_t none = kNone, answered = kAnswered;
+      if (!probes_[p].compare_exchange_strong(none, kOut) && !probes_[p].compare_exchange_strong(answered, kOut))
+        continue;
+      send(static_cast<int>(p));
+    }
+  }
+  // The probe of `pe` was answered.
+  void answered(int pe) {
+    if (static_cast<size_t>(pe) < pes_) probes_[static_cast<size_t>(pe)].store(kAnswered, std::memory_order_release);
+  }
+  // Ends the PE in `call`, naming `pe` when known (>= 0), else the candidates whose probe is
+  // still out, else every candidate.
+  [[noreturn]] void report(const char* call, int pe, int64_t idle_ns) const;
+
+ private:
+  static constexpr uint8_t kNone = 0, kOut = 1, kAnswered = 2;  // a PE's probe
+  int64_t timeout_ns_ = 0;
+  int my_pe_ = -1;
+  std::atomic<int64_t> last_completion_ns_{0};
+  std::atomic<uint32_t> epoch_{1};
+  std::vector<uint32_t> peer_epoch_;  // per PE: epoch_ when an operation last went to it
+  std::unique_ptr<std::atomic<uint8_t>[]> probes_;
+  size_t pes_ = 0;
+};
+
+}  // namespace tandem::ofi
