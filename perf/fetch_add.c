@@ -13,7 +13,9 @@
  *                          PE 1 and waits with shmem_longlong_wait_until until PE 1, which waits
  *                          for that addition, adds 1 to PE 0's flag; half a round trip.  Each
  *                          addition finds the flag's line in the other core's cache, so this is
- *                          a fetch-and-add's latency when its data has to travel */
+ *                          a fetch-and-add's latency when its data has to travel
+ *  fetch_add_first_us      the program's first fetch-and-add (one sample): a network may set
+ *                          up buffers on a PE's first atomic, which a job pays once */
 #include "perf_shmem.h"
 
 static volatile long long sink_out;  /* keeps the fetched values alive */
@@ -31,6 +33,12 @@ int main(int argc, char** argv) {
   double t[PERF_MAX_REPS];
   const long n = perf_iterations(&o, 1, 100000, 1, 100000);
   long long sink = 0;
+  if (me == 0) {
+    const double t0 = perf_now_us();
+    sink += shmem_longlong_atomic_fetch_add(counter, 0, 1);
+    t[0] = perf_now_us() - t0;
+    perf_emit(8, 1, "fetch_add_first_us", t, 1, 1);
+  }
 
   for (int mode = ALONE; mode <= CONTENDED; ++mode) {
     const int adders = mode == CONTENDED ? 2 : 1;

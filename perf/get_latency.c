@@ -2,7 +2,8 @@
  * returns with the data in place, so no quiet is needed.  PE 1 sleeps meanwhile
  * (perf_solo_done).
  *
- * CSV metric: get_latency_us (per size). */
+ * CSV metrics: get_latency_us (per size); get_first_us, the program's first get (8 bytes, one
+ * sample): a network may set up buffers on a PE's first read, which a job pays once. */
 #include "perf_shmem.h"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,12 @@ int main(int argc, char** argv) {
   memset(source, 2, o.max_size);
   shmem_barrier_all();
   double t[PERF_MAX_REPS];
+  if (me == 0) {
+    const double t0 = perf_now_us();
+    shmem_getmem(dest, source, o.max_size < 8 ? o.max_size : 8, 1);
+    t[0] = perf_now_us() - t0;
+    perf_emit(8, 1, "get_first_us", t, 1, 1);
+  }
 
   for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1) {
     const long n = perf_iterations(&o, size, 64.0 * PERF_MIB, 20, 100000);

@@ -172,6 +172,8 @@ awk -F, -v rounds="$rounds" -v internode="$internode" '
     row("Ping-pong 1 MiB with put_signal", "pingpong_signal_half_rtt_us", "ofi_best_half_rtt_us", M, "", "")
     row("get 8 B (a round trip) vs raw libfabric half round trip", "get_latency_us", "ofi_best_half_rtt_us", 8, "", "")
     row("fetch_add 8 B (a round trip) vs raw libfabric half round trip", "fetch_add_latency_us", "ofi_best_half_rtt_us", 8, "", "")
+    row("The program's first get 8 B vs a later one", "get_first_us", "get_latency_us", 8, "", "")
+    row("The program's first fetch_add vs a later one", "fetch_add_first_us", "fetch_add_latency_us", 8, "", "")
     row("Put bandwidth 4 MiB vs raw libfabric", "put_bw_MBps", "ofi_best_bw_MBps", 4 * M, "", "")
     row("Put bandwidth 64 KiB vs raw libfabric", "put_bw_MBps", "ofi_best_bw_MBps", 65536, "", "")
     row("Put bandwidth 1 MiB vs raw TCP", "put_bw_MBps", "tcp_bw_MBps", M, "", "")

@@ -54,6 +54,18 @@ std::string atomic_paths(const ofi::Transport& network) {
   return "the provider's on " + native + ", software on " + software;
 }
 
+// The PE on another node that this PE reads from once in shmem_init (Transport::warm_up):
+// the one with its index on the next node, so that where every node holds as many PEs,
+// each PE also answers one.
+int warm_up_partner(const Runtime& r) {
+  const int next = (r.node + 1) % (*std::max_element(r.node_of.begin(), r.node_of.end()) + 1);
+  std::vector<int> there;
+  for (int pe = 0; pe < r.n_pes; ++pe)
+    if (r.node_of[static_cast<size_t>(pe)] == next) there.push_back(pe);
+  const auto mine = std::find(r.local_pes.begin(), r.local_pes.end(), r.my_pe) - r.local_pes.begin();
+  return there[static_cast<size_t>(mine) % there.size()];
+}
+
 // A string that is the same for PEs that share memory: the machine, and the virtual node.
 std::string node_key(int pe, int n_pes, int virtual_nodes) {
   char host[256] = {0};
@@ -200,6 +212,9 @@ void runtime_init(const char* call, int requested_threads) {
     atexit(finalize_at_exit);
     registered = true;
   }
+  // Every PE is past the steps that wait without driving the network, so a partner that
+  // is still warming up its own paths, or already in the sync, answers.
+  if (network) network->warm_up(call, warm_up_partner(r));
   team_sync(call, team_world);
 
   if (r.my_pe == 0 && (r.config.version || r.config.info))

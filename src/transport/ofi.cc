@@ -417,6 +417,13 @@ void Transport::post_atomic(const char* call, int pe, int segment, uint64_t offs
   if (result) wait_reads(call);
 }
 
+void Transport::warm_up(const char* call, int pe) {
+  uint64_t word = 0;
+  get(call, pe, 0, 0, &word, sizeof word);
+  wait_reads(call);
+  atomic(call, pe, 0, 0, AtomicOp::Read, AtomicType::UInt64, nullptr, nullptr, &word);
+}
+
 void Transport::atomic_array(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
                              const void* operands, size_t count) {
   settle_fence(call);

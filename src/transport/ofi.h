@@ -154,6 +154,10 @@ class Transport {
   // complete after quiet(), and ordered by order_writes().
   void atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
               const void* operand, const void* compare, void* result);
+  // Reads the first word of `pe`'s heap, then fetches it atomically: rxm grows a pool of
+  // 1024 buffers on an endpoint's first read, first atomic and first atomic it answers,
+  // which took the PE's first get 8 ms and its first fetch_add 15 ms; shmem_init pays it.
+  void warm_up(const char* call, int pe);
   // A non-fetching `op` with operands[i] on element i of the `count` elements of `type` at
   // (pe, segment, offset), each element atomic: as few messages as the provider's atomics
   // on arrays allow (on the software path, one request per kRunBytes of operands).
