@@ -52,6 +52,21 @@ bool pull_block(Group& g, void* dest, const void* source, size_t count, size_t e
   return network;
 }
 
+// Calls `pull_rank(r)` for every rank r of the group, the ranks on other nodes first, each
+// pass from the next rank on: the network reads are on their way while this PE copies from
+// its node's PEs and from itself.  Returns whether any call posted a network read.
+template <typename Pull>
+bool pull_network_first(Group& g, Pull pull_rank) {
+  bool network = false;
+  for (const bool local : {false, true}) {
+    for (int k = 1; k <= g.size(); ++k) {
+      const int r = (g.rank() + k) % g.size();
+      if (rt().is_local(g.pe(r)) == local) network |= pull_rank(r);
+    }
+  }
+  return network;
+}
+
 // A direct exchange (Group::direct) in which every PE writes into every other PE's dest:
 // joins every other PE, calls `write(r)` for each rank r once it has joined (the next rank
 // first), then waits for every other PE's data.
@@ -177,11 +192,10 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
   const size_t total = offset.back();
   check_buffer(call, "dest", dest, total);
   if (total > 0) locate(call, "dest", dest, total, rt().my_pe);  // symmetric, large enough for everything
-  bool network = false;
-  for (int r = 0; r < g.size(); ++r) {
+  const bool network = pull_network_first(g, [&](int r) {
     const size_t n = offset[static_cast<size_t>(r) + 1] - offset[static_cast<size_t>(r)];
-    network |= pull(call, static_cast<char*>(dest) + offset[static_cast<size_t>(r)], source, n, g.pe(r));
-  }
+    return pull(call, static_cast<char*>(dest) + offset[static_cast<size_t>(r)], source, n, g.pe(r));
+  });
   if (network) scheduler().quiet(call);
   g.sync();
   g.finish();
@@ -225,8 +239,7 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
     return;
   }
   g.sync();
-  bool network = false;
-  for (int r = 0; r < g.size(); ++r) network |= pull_block(g, dest, source, count, elem, dst, sst, r);
+  const bool network = pull_network_first(g, [&](int r) { return pull_block(g, dest, source, count, elem, dst, sst, r); });
   if (network) scheduler().quiet(call);
   g.sync();
   g.finish();
