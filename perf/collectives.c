@@ -56,15 +56,20 @@ static void alltoall_as(void* d, const void* s, size_t bytes) {
   shmem_alltoall64(d, s, bytes / 8, 0, 0, shmem_n_pes(), next_psync());
 }
 
-/* Takes -A out of argv; returns whether it was there. */
+/* Takes every -A out of argv (perf/peer.sh gives one, and its user may give another);
+ * returns whether there was one. */
 static int take_flag(int* argc, char** argv, const char* flag) {
-  for (int i = 1; i < *argc; ++i) {
-    if (strcmp(argv[i], flag) != 0) continue;
+  int found = 0;
+  for (int i = 1; i < *argc;) {
+    if (strcmp(argv[i], flag) != 0) {
+      ++i;
+      continue;
+    }
     for (int j = i; j + 1 < *argc; ++j) argv[j] = argv[j + 1];
     --*argc;
-    return 1;
+    found = 1;
   }
-  return 0;
+  return found;
 }
 
 static double* times; /* symmetric: PERF_MAX_REPS loop times of every PE, gathered on PE 0 */
