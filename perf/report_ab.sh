@@ -33,7 +33,7 @@ if command -v gnuplot >/dev/null 2>&1 && gnuplot -e "set terminal" 2>&1 | grep -
     gnuplot <<GNUPLOT
 set terminal png size 900,560 noenhanced
 set output '$out/$metric.png'
-set title '$title: $metric (median of the rounds)'
+set title "$title\n$metric (median of the rounds)"
 set logscale xy
 set format y '%g'
 set xlabel 'size'
