@@ -245,10 +245,20 @@ void Transport::confirm_writes(const char* call) {
 
 void Transport::quiet(const char* call) {
   fence_pending_.store(false, std::memory_order_relaxed);  // what follows completes everything
+  if (!maybe_in_flight() && !ledger_.any_open()) {
+    // Nothing of this PE's to complete or confirm (its puts went to node peers, say): no
+    // turn of progress, which with tcp is a system call, but the look now and then that
+    // other calls on local memory get, so that a program that polls memory with quiet in
+    // a loop still lets the operations aimed at this PE land.  PEs whose one write has
+    // landed turn clean, as below.
+    if (order_ != Order::None) confirm_writes(call);
+    look_now_and_then();
+    return;
+  }
   flush(call);
   wait_signals(call);  // every signal posted: the waits below then cover them
-  // At least one turn of progress, also when nothing is outstanding: a program may poll
-  // memory with quiet in a loop and rely on it for the operations that target this PE.
+  // At least one turn of progress: a program may poll memory with quiet in a loop and rely
+  // on it for the operations that target this PE.
   progress();
   if (order_ != Order::None) confirm_writes(call);
   wait_writes(call);

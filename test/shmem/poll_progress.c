@@ -13,11 +13,15 @@
  *   3. shmem_test (put_signal's signal, compared EQ npes);
  *   4. shmem_test_any over the one signal;
  *   5. shmem_atomic_fetch on this PE's own counter, after blocking puts and atomic adds;
- *   6. shmem_g on this PE's own counter, after the same.
- * The data of every write is checked. */
+ *   6. shmem_g on this PE's own counter, after the same;
+ *   7. shmem_quiet around a plain load of the signal; PE 0 writes nothing in this phase,
+ *      so its quiets have nothing of its own to complete, and the others write only once
+ *      it has been spinning for 20 ms.
+ * The data of every write is checked.  Also run with TANDEM_PROGRESS_THREAD=off, where
+ * nothing but these calls moves the network. */
 #include "common.h"
 
-enum { PHASES = 6 };
+enum { PHASES = 7 };
 static const size_t sizes[] = {1, 16384}; /* longs: one, and 128 KiB (past any inject size) */
 #define SIZES (sizeof sizes / sizeof sizes[0])
 
@@ -52,6 +56,9 @@ static void spin(int phase, uint64_t *sig, uint64_t expected) {
       while (shmem_uint64_test_any(sig, 1, NULL, SHMEM_CMP_EQ, expected) == SIZE_MAX) {
       }
       break;
+    case 6:
+      while (__atomic_load_n(sig, __ATOMIC_ACQUIRE) != expected) shmem_quiet();
+      break;
   }
 }
 
@@ -65,14 +72,18 @@ int main(void) {
   CHECK(dest != NULL && source != NULL, "allocation failed");
 
   for (int phase = 0; phase < PHASES; ++phase) {
+    const int signalled = phase < 4 || phase == 6; /* else counters[phase - 4] */
+    const int silent = phase == 6 ? 0 : -1;          /* a PE that writes nothing */
+    const int writers = npes - (silent >= 0);
     for (size_t s = 0; s < SIZES; ++s) {
       const size_t n = sizes[s];
       for (size_t i = 0; i < n; ++i) source[i] = pattern(me, i, s + (size_t)phase * SIZES);
       shmem_barrier_all(); /* dest is free again: every PE checked the last round */
       long *slot = dest + (size_t)me * n;
-      for (int k = 0; k < npes; ++k) {
+      if (silent >= 0 && me != silent) usleep(20000);
+      for (int k = 0; k < npes && me != silent; ++k) {
         const int pe = (me + k) % npes;
-        if (phase < 4) {
+        if (signalled) {
           shmem_long_put_signal(slot, source, n, &signals[phase][s], 1, SHMEM_SIGNAL_ADD, pe);
         } else {
           shmem_long_put(slot, source, n, pe);
@@ -80,8 +91,8 @@ int main(void) {
           shmem_long_atomic_add(&counters[phase - 4][s], 1, pe);
         }
       }
-      if (phase < 4) {
-        spin(phase, &signals[phase][s], (uint64_t)npes);
+      if (signalled) {
+        spin(phase, &signals[phase][s], (uint64_t)writers);
       } else if (phase == 4) {
         while (shmem_long_atomic_fetch(&counters[0][s], me) != npes) {
         }
@@ -90,6 +101,7 @@ int main(void) {
         }
       }
       for (int from = 0; from < npes; ++from) {
+        if (from == silent) continue;
         size_t bad = 0;
         for (size_t i = 0; i < n; ++i) bad += dest[(size_t)from * n + i] != pattern(from, i, s + (size_t)phase * SIZES);
         CHECK(bad == 0, "phase %d, %zu longs: %zu wrong from PE %d", phase + 1, n, bad, from);

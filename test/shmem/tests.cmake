@@ -131,6 +131,8 @@ tandem_shmem_test(test_progress NP 2 4)
 # Spinning on signal_fetch, a wait that already holds, test, test_any or a fetching atomic
 # must let the blocking writes to this PE complete (manual-progress providers).
 tandem_shmem_test(poll_progress)
+# The same with no progress thread: nothing but these calls moves the network.
+tandem_shmem_test(poll_progress_thread_off PROGRAM poll_progress ENV TANDEM_PROGRESS_THREAD=off)
 # A PE that spins on its memory without calling the library, with the default settings:
 # peers' puts, gets, fetching atomics and quiet on it must complete meanwhile.
 tandem_shmem_test(spin_target)
