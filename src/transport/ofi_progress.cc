@@ -253,6 +253,7 @@ void Transport::quiet(const char* call) {
     // landed turn clean, as below.
     if (order_ != Order::None) confirm_writes(call);
     look_now_and_then();
+    timeout_.idle();
     return;
   }
   flush(call);
