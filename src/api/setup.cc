@@ -58,7 +58,7 @@ std::string atomic_paths(const ofi::Transport& network) {
 // the one with its index on the next node, so that where every node holds as many PEs,
 // each PE also answers one.
 int warm_up_partner(const Runtime& r) {
-  const int next = (r.node + 1) % (*std::max_element(r.node_of.begin(), r.node_of.end()) + 1);
+  const int next = (r.node + 1) % r.nodes;
   std::vector<int> there;
   for (int pe = 0; pe < r.n_pes; ++pe)
     if (r.node_of[static_cast<size_t>(pe)] == next) there.push_back(pe);
@@ -135,7 +135,8 @@ void runtime_init(const char* call, int requested_threads) {
   r.local_pes.clear();
   for (int pe = 0; pe < r.n_pes; ++pe)
     if (r.node_of[static_cast<size_t>(pe)] == r.node) r.local_pes.push_back(pe);
-  r.spans_nodes = seen.size() > 1;
+  r.nodes = static_cast<int>(seen.size());
+  r.spans_nodes = r.nodes > 1;
   // Cores are shared by every PE of the machine, whatever virtual node it belongs to (the key
   // up to its last '/' names the machine).  The PEs outnumber the cores when they outnumber
   // the CPUs that any of them may use: each PE's own mask would be one CPU under a launcher
@@ -222,7 +223,7 @@ void runtime_init(const char* call, int requested_threads) {
   if (r.my_pe == 0 && r.config.info) {
     printf("Environment:\n%s  %d PEs on %d node(s), %zu on this node, %d on this machine%s\n",
            config_report().c_str(), r.n_pes,
-           r.node_of.empty() ? 1 : *std::max_element(r.node_of.begin(), r.node_of.end()) + 1,
+           r.nodes,
            r.local_pes.size(), r.machine_pes,
            r.oversubscribed ? " (more than its cores: waits yield)" : "");
     if (network)

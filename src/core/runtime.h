@@ -37,6 +37,7 @@ struct Runtime {
   int n_pes = 0;
   int node = 0;                 // this PE's node index
   std::vector<int> node_of;     // node index of every PE
+  int nodes = 1;                // how many nodes the PEs span
   std::vector<int> local_pes;   // PEs of this node, ascending
   int machine_pes = 0;          // PEs on this machine (virtual nodes share it)
   int my_machine_index = 0;     // this PE's rank among them
