@@ -8,11 +8,12 @@
 #include <shmem.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <set>
 #include <string>
 
 #include "core/config.h"
+#include "transport/ofi_provider.h"
 
 namespace {
 
@@ -28,26 +29,20 @@ void print_topology() {
   hwloc_topology_destroy(topology);
 }
 
+// Every provider libfabric lists, in the order Tandem tries them when TANDEM_OFI_PROVIDER is
+// unset: whether it can serve, under which order, atomics and rules, or why not.
 void print_providers() {
-  fi_info* hints = fi_allocinfo();
-  if (!hints) return;
-  hints->caps = FI_RMA | FI_ATOMIC;
-  hints->ep_attr->type = FI_EP_RDM;
-  fi_info* found = nullptr;
-  int rc = fi_getinfo(FI_VERSION(1, 11), nullptr, nullptr, 0, hints, &found);
-  fi_freeinfo(hints);
-  if (rc != 0) {
-    printf("  none with RDM endpoints, RMA and atomics (%s)\n", fi_strerror(-rc));
-    return;
+  tandem::ofi::Rules required;
+  std::string bad;
+  const char* require = getenv("TANDEM_OFI_REQUIRE");
+  if (require && !tandem::ofi::parse_required(require, &required, &bad))
+    printf("  (TANDEM_OFI_REQUIRE names \"%s\", which is not a rule: ignored here)\n", bad.c_str());
+  const auto rows = tandem::ofi::survey(required);
+  if (rows.empty()) printf("  none: libfabric lists no provider\n");
+  for (const auto& row : rows) {
+    const char* use = row.chosen ? "chosen" : !row.usable ? "no" : row.automatic ? "yes" : "if named";
+    printf("  %-24s %-8s %s\n", row.name.c_str(), use, row.detail.c_str());
   }
-  std::set<std::string> seen;
-  for (fi_info* i = found; i; i = i->next) {
-    std::string name = i->fabric_attr->prov_name;
-    if (!seen.insert(name).second) continue;
-    printf("  %-16s mr_mode 0x%x, %s progress\n", name.c_str(), i->domain_attr->mr_mode,
-           i->domain_attr->data_progress == FI_PROGRESS_AUTO ? "automatic" : "manual");
-  }
-  fi_freeinfo(found);
 }
 
 }  // namespace
@@ -55,7 +50,8 @@ void print_providers() {
 int main(int argc, char** argv) {
   if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
     printf("usage: tandem_info\nPrints Tandem's version, build configuration, environment variables,\n"
-           "the machine's topology and the libfabric providers it finds.\n");
+           "the machine's topology and the libfabric providers it finds: whether each can serve\n"
+           "Tandem, under which rules, or why not (TANDEM_OFI_REQUIRE adds rules).\n");
     return 0;
   }
   if (argc > 1 && !strcmp(argv[1], "--roff-environment")) {
@@ -78,8 +74,9 @@ int main(int argc, char** argv) {
   printf("Environment:\n%s", tandem::config_report().c_str());
   printf("Topology (hwloc %s):\n", HWLOC_API_VERSION >= 0x20000 ? "2" : "1");
   print_topology();
-  printf("libfabric %u.%u providers with RDM endpoints, RMA and atomics:\n",
-         FI_MAJOR(fi_version()), FI_MINOR(fi_version()));
+  printf("libfabric %u.%u providers, in the order Tandem tries them (TANDEM_OFI_PROVIDER unset):\n"
+         "  %-24s %-8s %s\n",
+         FI_MAJOR(fi_version()), FI_MINOR(fi_version()), "provider", "usable", "order; atomics; rules (or why not)");
   print_providers();
   return 0;
 }

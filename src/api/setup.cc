@@ -107,6 +107,11 @@ void runtime_init(const char* call, int requested_threads) {
   if (r.finalized) fatal(call, "the library cannot be initialised again after shmem_finalize");
   std::string problems;
   r.config = Config::from_environment(&problems);
+  ofi::Rules required;
+  std::string bad;
+  if (!ofi::parse_required(r.config.ofi_require, &required, &bad))
+    problems += std::string(problems.empty() ? "" : "\n") + "TANDEM_OFI_REQUIRE=\"" + r.config.ofi_require + "\" names \"" +
+                bad + "\", not one of context, mr_local, unordered, no_atomics";
   if (!problems.empty()) fatal(call, "bad environment: %s", problems.c_str());
   r.thread_level = requested_threads;
   restore_crash_signals();
@@ -172,8 +177,16 @@ void runtime_init(const char* call, int requested_threads) {
     const bool watchdog = r.config.progress_thread == Config::Switch::Auto && !proxy;
     char* const bases[ofi::Transport::kSegments] = {r.heap.base, r.data.base};
     const size_t sizes[ofi::Transport::kSegments] = {r.heap.size, r.data.size};
-    network->open(call, r.config.ofi_provider, bases, sizes, proxy, r.config.netns,
-                  r.config.software_atomics, r.config.aggregate, r.config.notify_messages);
+    ofi::Transport::Settings settings;
+    settings.provider = r.config.ofi_provider;
+    settings.required = required;
+    settings.bounce_bytes = r.config.ofi_bounce;
+    settings.waitable = proxy;
+    settings.netns = r.config.netns;
+    settings.software_atomics = r.config.software_atomics;
+    settings.coalesce = r.config.aggregate;
+    settings.notify_messages = r.config.notify_messages;
+    network->open(call, settings, bases, sizes);
     network->set_timeout(r.config.net_timeout);
     network->on_notification([](uint64_t data) {
       if (!stamp_landed(data)) notify::deliver(notify::source_of(data), notify::tag_of(data));
@@ -226,12 +239,18 @@ void runtime_init(const char* call, int requested_threads) {
            r.nodes,
            r.local_pes.size(), r.machine_pes,
            r.oversubscribed ? " (more than its cores: waits yield)" : "");
-    if (network)
-      printf("  network: libfabric provider %s (%s); atomics: %s; progress thread %s\n",
-             network->provider().c_str(),
+    if (network) {
+      printf("  network: libfabric provider %s (%s); rules in force: %s%s%s%s\n", network->provider().c_str(),
              network->order() == ofi::Transport::Order::All   ? "ordered writes, quiet confirms them"
              : network->order() == ofi::Transport::Order::Rma ? "ordered writes, quiet confirms them, delivery-complete atomics"
                                                               : "delivery-complete writes",
+             network->rules().describe().c_str(),
+             network->emulated().describe() == "none" ? "" : " (TANDEM_OFI_REQUIRE, checked: ",
+             network->emulated().describe() == "none" ? "" : network->emulated().describe().c_str(),
+             network->emulated().describe() == "none" ? "" : ")");
+    }
+    if (network)
+      printf("  network: atomics: %s; progress thread %s\n",
              atomic_paths(*network).c_str(),
              !progress_thread().running() ? "off"
              : progress_thread().watchdog() ? "a watchdog (no core without a PE: it helps a PE that stops driving progress)"

@@ -25,6 +25,10 @@ const std::vector<ConfigEntry>& config_table() {
        "intra-node nbi transfers of at least this many bytes are copied at the next quiet or fence, while the network works (off: copied at once; auto: from a size that follows the measured copy bandwidth, and only while the network is in use)"},
       {"TANDEM_OFI_PROVIDER", nullptr, "",
        "libfabric provider for PEs on other nodes, e.g. tcp;ofi_rxm or sockets (empty: the best found)"},
+      {"TANDEM_OFI_REQUIRE", nullptr, "",
+       "rules of RDMA NICs to follow on any provider, as if it imposed them, separated by commas: context (a provider context per operation, FI_CONTEXT2), mr_local (a registered buffer or descriptor for every local buffer, FI_MR_LOCAL), unordered (no use of the provider's write order: every write delivery-complete), no_atomics (the provider's FI_ATOMIC unused: atomics in software); context and mr_local are also checked as they are followed (man 7 tandem, PROVIDERS)"},
+      {"TANDEM_OFI_BOUNCE", nullptr, "16K",
+       "where the provider needs a descriptor for every local buffer (FI_MR_LOCAL): private buffers (not symmetric) of up to this many bytes are copied through registered bounce buffers, larger ones registered for the operation (64 to 256K)"},
       {"TANDEM_NETNS", nullptr, "",
        "a network namespace file (/var/run/netns/NAME) to open the network endpoint in, for testing virtual nodes on one machine (needs CAP_SYS_ADMIN)"},
       {"TANDEM_PROGRESS_THREAD", nullptr, "auto",
@@ -160,6 +164,8 @@ Config Config::from_environment(std::string* error) {
   else if (auto n = parse_size(v)) c.defer_threshold = *n;
   else complain(error, "TANDEM_DEFER_THRESHOLD", v, "a size such as 8K, off or auto");
   c.ofi_provider = value_or_default("TANDEM_OFI_PROVIDER");
+  c.ofi_require = value_or_default("TANDEM_OFI_REQUIRE");
+  if (auto n = number(error, "TANDEM_OFI_BOUNCE", 64, size_t{256} << 10, "a size from 64 to 256K")) c.ofi_bounce = *n;
   c.netns = value_or_default("TANDEM_NETNS");
   for (auto [name, field] : {std::pair{"TANDEM_PROGRESS_THREAD", &c.progress_thread},
                              std::pair{"TANDEM_PROXY_WRITES", &c.proxy_writes},

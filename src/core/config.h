@@ -38,6 +38,8 @@ struct Config {
   size_t defer_threshold = ~size_t{0};
   bool defer_auto = false;  // TANDEM_DEFER_THRESHOLD=auto
   std::string ofi_provider;    // TANDEM_OFI_PROVIDER; empty: the best one found
+  std::string ofi_require;     // TANDEM_OFI_REQUIRE (parsed by the network engine)
+  size_t ofi_bounce = 16 << 10;  // TANDEM_OFI_BOUNCE
   std::string netns;           // TANDEM_NETNS; empty: the process's own namespace
   enum class Switch { Auto, On, Off } progress_thread = Switch::Auto;  // TANDEM_PROGRESS_THREAD
   bool software_atomics = false;  // TANDEM_ATOMICS=software
@@ -62,5 +64,6 @@ const ConfigEntry& config_entry(std::string_view name);
 
 // Lines "NAME=value (default: d) meaning" for SHMEM_INFO and tandem_info.
 std::string config_report();
+
 
 }  // namespace tandem

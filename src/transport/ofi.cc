@@ -65,74 +65,36 @@ const char* atomic_type_name(AtomicType type) {
   return names[static_cast<int>(type)];
 }
 
-void Transport::open(const char* call, const std::string& provider, char* const bases[kSegments],
-                     const size_t sizes[kSegments], bool waitable, const std::string& netns,
-                     bool software_atomics, bool coalesce, bool notify_messages) {
-  if (!netns.empty()) {
-    const int fd = ::open(netns.c_str(), O_RDONLY | O_CLOEXEC);
+void Transport::open(const char* call, const Settings& settings, char* const bases[kSegments],
+                     const size_t sizes[kSegments]) {
+  if (!settings.netns.empty()) {
+    const int fd = ::open(settings.netns.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0 || setns(fd, CLONE_NEWNET) != 0)
-      fatal(call, "cannot enter the network namespace TANDEM_NETNS=%s: %s", netns.c_str(), strerror(errno));
+      fatal(call, "cannot enter the network namespace TANDEM_NETNS=%s: %s", settings.netns.c_str(), strerror(errno));
     ::close(fd);
   }
-  // The provider: the one named, else libfabric's first choice among those with everything
-  // Tandem needs.  With it, the strongest order it grants (see Order).  Messages carry
-  // software atomics; with Order All they must not pass earlier writes either (a fence
-  // orders puts before atomics).
-  auto query = [&](const std::string& name, Order order) {
-    fi_info* hints = fi_allocinfo();
-    if (!hints) fatal(call, "libfabric: out of memory");
-    hints->caps = FI_RMA | FI_ATOMIC | FI_MSG | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE |
-                  FI_SEND | FI_RECV;
-    hints->ep_attr->type = FI_EP_RDM;
-    hints->mode = 0;
-    hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
-    hints->domain_attr->threading = FI_THREAD_DOMAIN;  // Transport serialises its calls itself
-    hints->domain_attr->data_progress = FI_PROGRESS_MANUAL;  // every wait drives progress
-    if (order == Order::All) hints->tx_attr->msg_order = FI_ORDER_RAW | FI_ORDER_WAW | FI_ORDER_SAW;
-    else if (order == Order::Rma) hints->tx_attr->msg_order = FI_ORDER_RMA_RAW | FI_ORDER_RMA_WAW;
-    else hints->tx_attr->op_flags = FI_DELIVERY_COMPLETE;
-    if (!name.empty()) hints->fabric_attr->prov_name = strdup(name.c_str());
-    fi_info* found = nullptr;
-    const int rc = fi_getinfo(FI_VERSION(1, 11), nullptr, nullptr, 0, hints, &found);
-    fi_freeinfo(hints);
-    if (rc != 0 && found) {
-      fi_freeinfo(found);
-      found = nullptr;
-    }
-    return std::pair<fi_info*, int>{found, rc};
-  };
-  std::string name = provider;
-  if (name.empty()) {
-    auto [first, rc] = query("", Order::None);
-    if (!first)
-      fatal(call,
-            "libfabric finds no provider with reliable endpoints, RMA, atomics, messages and delivery-complete "
-            "writes (%s); tandem_info lists the providers, TANDEM_OFI_PROVIDER picks one",
-            fi_strerror(-rc));
-    name = first->fabric_attr->prov_name;
-    fi_freeinfo(first);
-  }
-  for (Order order : {Order::All, Order::Rma, Order::None}) {
-    auto [found, rc] = query(name, order);
-    if (found) {
-      info_ = found;
-      order_ = order;
-      break;
-    }
-    if (order == Order::None) {
-      fatal(call,
-            "the libfabric provider %s lacks reliable endpoints, RMA, atomics, messages or ordered or "
-            "delivery-complete writes (%s); tandem_info lists the providers, TANDEM_OFI_PROVIDER picks one",
-            name.c_str(), fi_strerror(-rc));
-    }
-  }
+  Choice choice = choose(settings.provider, settings.required);
+  if (!choice.info && !settings.provider.empty())
+    fatal(call, "TANDEM_OFI_PROVIDER=%s: %s; tandem_info lists the providers", settings.provider.c_str(),
+          choice.problem.c_str());
+  if (!choice.info)
+    fatal(call, "no libfabric provider can serve: %s; tandem_info lists the providers, TANDEM_OFI_PROVIDER picks one",
+          choice.problem.c_str());
+  info_ = choice.info;
+  order_ = choice.order;
+  rules_ = choice.rules;
+  // What the provider does not impose itself is checked as it is followed (ofi_local.h).
+  const uint64_t modes = info_->mode | info_->tx_attr->mode | info_->rx_attr->mode;
+  emulated_ = Rules{};
+  emulated_.context = settings.required.context && !(modes & (FI_CONTEXT | FI_CONTEXT2));
+  emulated_.mr_local = settings.required.mr_local && !(info_->domain_attr->mr_mode & FI_MR_LOCAL);
+  emulated_.unordered = settings.required.unordered;
+  emulated_.no_atomics = settings.required.no_atomics;
   provider_ = info_->fabric_attr->prov_name;
-  virtual_addresses_ = (info_->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
-  provider_keys_ = (info_->domain_attr->mr_mode & FI_MR_PROV_KEY) != 0;
   max_message_ = info_->ep_attr->max_msg_size ? info_->ep_attr->max_msg_size : SIZE_MAX;
   inject_size_ = info_->tx_attr->inject_size;
-  notify_by_data_ = !notify_messages && info_->domain_attr->cq_data_size >= sizeof(uint64_t);
-  coalesce_ = coalesce;
+  notify_by_data_ = !settings.notify_messages && info_->domain_attr->cq_data_size >= sizeof(uint64_t);
+  coalesce_ = settings.coalesce;
   if (!batches_) batches_.reset(new Batch[kBatches]);  // coalesced puts, staged writes
 
   check(call, fi_fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
@@ -143,7 +105,7 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   check(call, fi_av_open(domain_, &av_attr, &av_, nullptr), "fi_av_open");
   fi_cq_attr cq_attr{};
   cq_attr.format = FI_CQ_FORMAT_DATA;  // remote CQ data: notifications
-  cq_attr.wait_obj = waitable ? FI_WAIT_FD : FI_WAIT_NONE;
+  cq_attr.wait_obj = settings.waitable ? FI_WAIT_FD : FI_WAIT_NONE;
   // Room for a completion of everything the endpoint can have in flight at once (posts
   // beyond that are refused until progress has read completions).
   cq_attr.size = info_->tx_attr->size + info_->rx_attr->size;
@@ -157,29 +119,36 @@ void Transport::open(const char* call, const std::string& provider, char* const 
   check(call, fi_enable(ep_), "fi_enable");
   // Some providers (sockets with manual progress) have no wait object to hand out; then
   // wait_for_activity() polls with short sleeps instead.
-  if (waitable && fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_) != 0) wait_fd_ = -1;
+  if (settings.waitable && fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_) != 0) wait_fd_ = -1;
   // The pipe that ends a progress thread's sleep (wake()), whichever way it sleeps.
   if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) fatal(call, "cannot create a pipe: %s", strerror(errno));
 
+  // Registrations: the segments and the pad for peers, with local access too where every
+  // local buffer needs a descriptor, and the engine's own buffers.
+  local_.open(domain_, ep_, rules_, emulated_, cq_attr.size, settings.bounce_bytes);
+  const uint64_t local = rules_.mr_local ? FI_READ | FI_WRITE | FI_SEND | FI_RECV : 0;
   for (int s = 0; s < kSegments; ++s) {
     base_[s] = bases[s];
     size_[s] = sizes[s];
-    if (sizes[s] == 0) continue;
-    check(call,
-          fi_mr_reg(domain_, bases[s], sizes[s], FI_REMOTE_READ | FI_REMOTE_WRITE, 0,
-                    static_cast<uint64_t>(s), 0, &mr_[s], nullptr),
-          "fi_mr_reg of a symmetric segment");
-    if (info_->domain_attr->mr_mode & FI_MR_ENDPOINT) {
-      check(call, fi_mr_bind(mr_[s], &ep_->fid, 0), "fi_mr_bind");
-      check(call, fi_mr_enable(mr_[s]), "fi_mr_enable");
-    }
+    if (sizes[s] > 0) mr_[s] = local_.add(call, bases[s], sizes[s], FI_REMOTE_READ | FI_REMOTE_WRITE | local);
+  }
+  mr_[kPad] = local_.add(call, pad_, sizeof pad_, FI_REMOTE_WRITE | FI_WRITE);
+  if (!operand_slots_) operand_slots_.reset(new OperandSlot[kOperandSlots]);
+  if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
+  inbox_.assign(kInbox, Incoming{});
+  if (rules_.mr_local) {
+    local_.add(call, batches_.get(), kBatches * sizeof(Batch), local);
+    local_.add(call, operand_slots_.get(), kOperandSlots * sizeof(OperandSlot), local);
+    local_.add(call, runs_.get(), kRunsInFlight * sizeof(Outgoing), local);
+    local_.add(call, inbox_.data(), inbox_.size() * sizeof(Incoming), local);
   }
 
   // A type is the provider's when it has every operation the API applies to it, fetching
   // and not; otherwise all of that type's atomics are software ones, so that a word never
   // sees both paths.
   for (int t = 0; t < static_cast<int>(AtomicType::Count); ++t) {
-    bool all = !software_atomics;
+    // A provider that grants FI_ATOMIC with no atomic operations behind it gets none asked.
+    bool all = choice.atomics && !settings.software_atomics && ep_->atomic;
     for (int o = 0; all && o < static_cast<int>(AtomicOp::Count); ++o) {
       const auto op = static_cast<AtomicOp>(o);
       if (!needed(op, static_cast<AtomicType>(t))) continue;
@@ -197,23 +166,34 @@ void Transport::open(const char* call, const std::string& provider, char* const 
     }
     native_[t] = all;
   }
-  inbox_.assign(kInbox, Incoming{});
   for (Incoming& slot : inbox_) post_receive(&slot);
-  if (!operand_slots_) operand_slots_.reset(new OperandSlot[kOperandSlots]);
-  if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
 }
 
+// A PE's card: its endpoint address, then per region (segments, pad) the base address and
+// the key: 8 bytes, or with FI_MR_RAW the byte string that peers map.
 std::string Transport::card() const {
   char name[512];
   size_t length = sizeof name;
   if (fi_getname(&ep_->fid, name, &length) != 0) fatal("shmem_init", "libfabric: fi_getname failed");
   std::string card(reinterpret_cast<const char*>(&length), sizeof length);
   card.append(name, length);
-  for (int s = 0; s < kSegments; ++s) {
-    const uint64_t base = reinterpret_cast<uint64_t>(base_[s]);
-    const uint64_t key = mr_[s] ? fi_mr_key(mr_[s]) : 0;
+  for (int r = 0; r < kRegions; ++r) {
+    uint64_t base = reinterpret_cast<uint64_t>(r == kPad ? pad_ : base_[r]);
+    std::string key;
+    if (mr_[r] && rules_.mr_raw) {
+      size_t size = 0;
+      fi_mr_raw_attr(mr_[r], &base, nullptr, &size, 0);  // the size, with -FI_ETOOSMALL
+      key.resize(size);
+      if (fi_mr_raw_attr(mr_[r], &base, reinterpret_cast<uint8_t*>(key.data()), &size, 0) != 0)
+        fatal("shmem_init", "libfabric: fi_mr_raw_attr failed");
+    } else if (mr_[r]) {
+      const uint64_t k = fi_mr_key(mr_[r]);
+      key.assign(reinterpret_cast<const char*>(&k), sizeof k);
+    }
+    const uint64_t size = key.size();
     card.append(reinterpret_cast<const char*>(&base), sizeof base);
-    card.append(reinterpret_cast<const char*>(&key), sizeof key);
+    card.append(reinterpret_cast<const char*>(&size), sizeof size);
+    card += key;
   }
   return card;
 }
@@ -225,35 +205,51 @@ void Transport::connect(const char* call, const std::vector<std::string>& cards,
   peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
   ledger_.reset(cards.size());
   timeout_.reset(cards.size(), my_pe);
-  peer_segment_.assign(cards.size() * kSegments, PeerSegment{0, 0});
+  peer_segment_.assign(cards.size() * kRegions, PeerSegment{0, 0});
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];
+    size_t at = 0;
+    auto take = [&](void* out, size_t bytes) {
+      if (card.size() - at < bytes) fatal(call, "PE %zu sent a malformed endpoint address", pe);
+      memcpy(out, card.data() + at, bytes);
+      at += bytes;
+    };
     size_t length = 0;
-    if (card.size() < sizeof length) fatal(call, "PE %zu sent a malformed endpoint address", pe);
-    memcpy(&length, card.data(), sizeof length);
-    if (card.size() != sizeof length + length + kSegments * 2 * sizeof(uint64_t))
-      fatal(call, "PE %zu sent a malformed endpoint address", pe);
+    take(&length, sizeof length);
+    std::string name(length, '\0');
+    take(name.data(), length);
     fi_addr_t address = FI_ADDR_NOTAVAIL;
-    if (fi_av_insert(av_, card.data() + sizeof length, 1, &address, 0, nullptr) != 1)
+    if (fi_av_insert(av_, name.data(), 1, &address, 0, nullptr) != 1)
       fatal(call, "libfabric cannot insert the address of PE %zu", pe);
     peer_address_[pe] = address;
-    const char* p = card.data() + sizeof length + length;
-    for (int s = 0; s < kSegments; ++s) {
-      PeerSegment& seg = peer_segment_[pe * kSegments + static_cast<size_t>(s)];
-      memcpy(&seg.base, p, sizeof seg.base);
-      memcpy(&seg.key, p + sizeof seg.base, sizeof seg.key);
-      p += 2 * sizeof(uint64_t);
+    for (int r = 0; r < kRegions; ++r) {
+      PeerSegment& seg = peer_segment_[pe * kRegions + static_cast<size_t>(r)];
+      uint64_t size = 0;
+      take(&seg.base, sizeof seg.base);
+      take(&size, sizeof size);
+      std::string key(size, '\0');
+      take(key.data(), size);
+      if (size == 0) continue;  // no such segment (an executable without globals)
+      if (rules_.mr_raw) {
+        const int rc = fi_mr_map_raw(domain_, seg.base, reinterpret_cast<uint8_t*>(key.data()), size, &seg.key, 0);
+        if (rc != 0) fatal(call, "libfabric: mapping the key of PE %zu failed: %s", pe, fi_strerror(-rc));
+        mapped_keys_.push_back(seg.key);
+      } else if (size == sizeof seg.key) {
+        memcpy(&seg.key, key.data(), sizeof seg.key);
+      } else {
+        fatal(call, "PE %zu sent a malformed endpoint address", pe);
+      }
     }
+    if (at != card.size()) fatal(call, "PE %zu sent a malformed endpoint address", pe);
   }
 }
 
 void Transport::close() {
   if (!ep_) return;
-  for (auto*& mr : mr_)
-    if (mr) {
-      fi_close(&mr->fid);
-      mr = nullptr;
-    }
+  for (uint64_t key : mapped_keys_) fi_mr_unmap_key(domain_, key);
+  mapped_keys_.clear();
+  local_.close();  // every registration, mr_ among them
+  for (auto*& mr : mr_) mr = nullptr;
   fi_close(&ep_->fid);
   fi_close(&av_->fid);
   fi_close(&cq_->fid);
@@ -278,8 +274,22 @@ void Transport::close() {
 }
 
 uint64_t Transport::remote_address(int pe, int segment, uint64_t offset) const {
-  const PeerSegment& seg = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)];
-  return virtual_addresses_ ? seg.base + offset : offset;
+  const PeerSegment& seg = peer_segment_[static_cast<size_t>(pe) * kRegions + static_cast<size_t>(segment)];
+  return rules_.virtual_addresses ? seg.base + offset : offset;
+}
+
+uint64_t Transport::remote_key(int pe, int segment) const {
+  return peer_segment_[static_cast<size_t>(pe) * kRegions + static_cast<size_t>(segment)].key;
+}
+
+LocalMemory::Buffer Transport::stage(const char* call, const void* p, size_t bytes, bool in, LocalMemory::Hold* hold) {
+  LocalMemory::Buffer b{const_cast<void*>(p), nullptr};
+  if (local_.plain()) return b;
+  progress_until(call, [&] {
+    std::lock_guard<SpinLock> lock(mutex_);
+    return in ? local_.incoming(call, const_cast<void*>(p), bytes, hold, &b) : local_.outgoing(call, p, bytes, hold, &b);
+  });
+  return b;
 }
 
 void Transport::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
@@ -312,26 +322,22 @@ void Transport::put_unconfirmed(const char* call, int pe, int segment, uint64_t 
   if (bytes > inject_size_) wait_writes(call);  // not injected: the source is read until then
 }
 
-void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi_rma_iov* rma, void* context,
+void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, void** desc, fi_rma_iov* rma,
                             fi_msg_rma* msg) const {
   rma->addr = remote_address(pe, segment, offset);
   rma->len = iov->iov_len;
-  rma->key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
+  rma->key = remote_key(pe, segment);
   *msg = fi_msg_rma{};
   msg->msg_iov = iov;
+  msg->desc = desc;
   msg->iov_count = 1;
   msg->addr = peer_address_[static_cast<size_t>(pe)];
   msg->rma_iov = rma;
   msg->rma_iov_count = 1;
-  msg->context = context;
 }
 
 void Transport::write_message(const char* call, int pe, int segment, uint64_t offset, const void* source,
                               size_t bytes, void* context, const uint64_t* data, Completion completion) {
-  iovec iov{const_cast<void*>(source), bytes};
-  fi_rma_iov rma;
-  fi_msg_rma msg;
-  rma_message(pe, segment, offset, &iov, &rma, context, &msg);
   // Flags replace the endpoint's op_flags: ask for delivery-complete again where quiet
   // counts on it, also for an injected write (fi_inject_write would count it done once it
   // is sent, with tcp once it is in the socket, so quiet could return before it landed).
@@ -341,33 +347,64 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   const bool landed = order_ == Order::None || completion == Completion::Landed ||
                       (completion == Completion::Confirmed && ledger_.note_write(pe, true));
   uint64_t flags = landed ? FI_DELIVERY_COMPLETE : 0;
+  if (landed && bytes == 0) {
+    // shm (libfabric 1.17) never completes an empty delivery-complete write: a byte of this
+    // PE's pad goes to the target's instead, at the cost of the byte.
+    segment = kPad;
+    offset = 0;
+    source = pad_;
+    bytes = 1;
+  }
   const bool injected = !context && bytes <= inject_size_;  // the source is free at once
   if (injected) flags |= FI_INJECT;
   // Counted where it must land, or holds the source until it completes; a counted injected
   // write is copied by the provider.
+  void* owner = context;
   if (landed || !injected) {
     flags |= FI_COMPLETION;
-    if (!context) msg.context = &counted_write_;
+    if (!owner) owner = &counted_write_;
     writes_issued_.fetch_add(1);  // sequentially consistent: see sleeping_
   }
+  LocalMemory::Hold hold;
+  const LocalMemory::Buffer buffer = injected ? LocalMemory::Buffer{const_cast<void*>(source), nullptr}
+                                              : stage(call, source, bytes, false, &hold);
+  iovec iov{buffer.at, bytes};
+  void* desc = buffer.desc;
+  fi_rma_iov rma;
+  fi_msg_rma msg;
+  rma_message(pe, segment, offset, &iov, &desc, &rma, &msg);
   if (data) {
     flags |= FI_REMOTE_CQ_DATA;
     msg.data = *data;
   }
-  Backoff backoff = Backoff::without_progress();
-  post(call, "a write to", pe, backoff, [&] { return fi_writemsg(ep_, &msg, flags); });
+  if (flags & FI_COMPLETION) {
+    post_with(call, "a write to", pe, owner, hold, [&](void* context_to_post) {
+      msg.context = context_to_post;
+      if (!injected) local_.check(call, buffer.at, bytes, desc);
+      return fi_writemsg(ep_, &msg, flags);
+    });
+  } else {
+    Backoff backoff = Backoff::without_progress();
+    post(call, "a write to", pe, backoff, [&] { return fi_writemsg(ep_, &msg, flags); });
+  }
   if (bytes > inject_size_) wake_if_sleeping();
 }
 
 void Transport::read_message(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
                              void* context) {
-  iovec iov{dest, bytes};
+  LocalMemory::Hold hold;
+  const LocalMemory::Buffer buffer = stage(call, dest, bytes, true, &hold);
+  iovec iov{buffer.at, bytes};
+  void* desc = buffer.desc;
   fi_rma_iov rma;
   fi_msg_rma msg;
-  rma_message(pe, segment, offset, &iov, &rma, context, &msg);
+  rma_message(pe, segment, offset, &iov, &desc, &rma, &msg);
   reads_issued_.fetch_add(1, std::memory_order_acq_rel);
-  Backoff backoff = Backoff::without_progress();
-  post(call, "a read from", pe, backoff, [&] { return fi_readmsg(ep_, &msg, FI_COMPLETION); });
+  post_with(call, "a read from", pe, context, hold, [&](void* context_to_post) {
+    msg.context = context_to_post;
+    local_.check(call, buffer.at, bytes, desc);
+    return fi_readmsg(ep_, &msg, FI_COMPLETION);
+  });
 }
 
 void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
@@ -389,32 +426,50 @@ void Transport::post_atomic(const char* call, int pe, int segment, uint64_t offs
   if (!native_[static_cast<int>(type)])
     return software_atomic(call, pe, segment, offset, op, type, operand, compare, result);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
+  const uint64_t key = remote_key(pe, segment);
   const uint64_t address = remote_address(pe, segment, offset);
   const fi_op fop = kOps[static_cast<int>(op)];
   const fi_datatype ftype = kTypes[static_cast<int>(type)];
+  const size_t size = atomic_type_size(type);
   uint64_t scratch = 0;  // FI_ATOMIC_READ ignores its operand but wants a buffer
   const void* buffer = operand ? operand : &scratch;
-  Backoff backoff = Backoff::without_progress();
-  OperandSlot* slot = nullptr;
+  LocalMemory::Hold hold;
   if (!result) {
     if (order_ == Order::All) ledger_.note_write(pe, false);
-    slot = take_operand_slot(call);
-    memcpy(slot->operand, buffer, atomic_type_size(type));
+    OperandSlot* slot = take_operand_slot(call);
+    memcpy(slot->operand, buffer, size);
+    const LocalMemory::Buffer operands = stage(call, slot->operand, size, false, &hold);
+    atomics_issued_.fetch_add(1, std::memory_order_acq_rel);
+    writes_issued_.fetch_add(1, std::memory_order_acq_rel);
+    return post_with(call, "an atomic on", pe, slot, hold, [&](void* context) {
+      local_.check(call, operands.at, size, operands.desc);
+      return write_atomic(peer, operands, 1, address, key, ftype, fop, context);
+    });
   }
-  if (!result) atomics_issued_.fetch_add(1, std::memory_order_acq_rel);
-  (result ? reads_issued_ : writes_issued_).fetch_add(1, std::memory_order_acq_rel);
-  post(call, "an atomic on", pe, backoff, [&] {
-    if (slot) return write_atomic(peer, slot->operand, 1, address, key, ftype, fop, slot);
-    const fi_ioc operands{const_cast<void*>(buffer), 1};
-    fi_ioc results{result, 1};
+  // One hold for the three: with FI_MR_LOCAL they share a bounce slot.
+  const LocalMemory::Buffer operands = stage(call, buffer, size, false, &hold);
+  const LocalMemory::Buffer comparand =
+      op == AtomicOp::CompareSwap ? stage(call, compare, size, false, &hold) : LocalMemory::Buffer{nullptr, nullptr};
+  const LocalMemory::Buffer results = stage(call, result, size, true, &hold);
+  reads_issued_.fetch_add(1, std::memory_order_acq_rel);
+  post_with(call, "an atomic on", pe, &counted_read_, hold, [&](void* context) {
+    const fi_ioc operand_ioc{operands.at, 1};
+    fi_ioc result_ioc{results.at, 1};
+    void* operand_desc = operands.desc;
+    void* result_desc = results.desc;
+    local_.check(call, operands.at, size, operand_desc);
+    local_.check(call, results.at, size, result_desc);
     const fi_rma_ioc target{address, 1, key};
-    const fi_msg_atomic msg = atomic_message(&operands, &target, peer, ftype, fop, &counted_read_);
-    if (op != AtomicOp::CompareSwap) return fi_fetch_atomicmsg(ep_, &msg, &results, nullptr, 1, FI_COMPLETION);
-    fi_ioc comparand{const_cast<void*>(compare), 1};
-    return fi_compare_atomicmsg(ep_, &msg, &comparand, nullptr, 1, &results, nullptr, 1, FI_COMPLETION);
+    fi_msg_atomic msg = atomic_message(&operand_ioc, &target, peer, ftype, fop, context);
+    msg.desc = &operand_desc;
+    if (op != AtomicOp::CompareSwap) return fi_fetch_atomicmsg(ep_, &msg, &result_ioc, &result_desc, 1, FI_COMPLETION);
+    fi_ioc comparand_ioc{comparand.at, 1};
+    void* comparand_desc = comparand.desc;
+    local_.check(call, comparand.at, size, comparand_desc);
+    return fi_compare_atomicmsg(ep_, &msg, &comparand_ioc, &comparand_desc, 1, &result_ioc, &result_desc, 1,
+                                FI_COMPLETION);
   });
-  if (result) wait_reads(call);
+  wait_reads(call);
 }
 
 void Transport::warm_up(const char* call, int pe) {
@@ -441,27 +496,31 @@ void Transport::atomic_array(const char* call, int pe, int segment, uint64_t off
   flush(call);
   if (order_ == Order::All) ledger_.note_write(pe, false);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t key = peer_segment_[static_cast<size_t>(pe) * kSegments + static_cast<size_t>(segment)].key;
+  const uint64_t key = remote_key(pe, segment);
   const uint64_t address = remote_address(pe, segment, offset);
-  Backoff backoff = Backoff::without_progress();
   for (size_t done = 0; done < count;) {
     const size_t chunk = count - done < most ? count - done : most;
+    LocalMemory::Hold hold;
+    const LocalMemory::Buffer chunk_operands = stage(call, bytes + done * size, chunk * size, false, &hold);
     atomics_issued_.fetch_add(1, std::memory_order_acq_rel);
     writes_issued_.fetch_add(1, std::memory_order_acq_rel);
-    post(call, "an atomic on", pe, backoff, [&] {
-      return write_atomic(peer, bytes + done * size, chunk, address + done * size, key, kTypes[static_cast<int>(type)],
-                          kOps[static_cast<int>(op)], &counted_atomic_);
+    post_with(call, "an atomic on", pe, &counted_atomic_, hold, [&](void* context) {
+      local_.check(call, chunk_operands.at, chunk * size, chunk_operands.desc);
+      return write_atomic(peer, chunk_operands, chunk, address + done * size, key, kTypes[static_cast<int>(type)],
+                          kOps[static_cast<int>(op)], context);
     });
     done += chunk;
   }
 }
 
-ssize_t Transport::write_atomic(uint64_t peer, const void* operands, size_t count, uint64_t address, uint64_t key,
-                                int datatype, int op, void* context) {
-  const fi_ioc operand{const_cast<void*>(operands), count};
+ssize_t Transport::write_atomic(uint64_t peer, const LocalMemory::Buffer& operands, size_t count, uint64_t address,
+                                uint64_t key, int datatype, int op, void* context) {
+  const fi_ioc operand{operands.at, count};
+  void* desc = operands.desc;
   const fi_rma_ioc target{address, count, key};
-  const fi_msg_atomic msg =
+  fi_msg_atomic msg =
       atomic_message(&operand, &target, peer, static_cast<fi_datatype>(datatype), static_cast<fi_op>(op), context);
+  msg.desc = &desc;
   // Counted done once landed, unless quiet's confirming write follows it (Order All).
   return fi_atomicmsg(ep_, &msg, order_ == Order::All ? FI_COMPLETION : FI_COMPLETION | FI_DELIVERY_COMPLETE);
 }

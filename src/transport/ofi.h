@@ -30,7 +30,9 @@
 
 #include "core/spin_lock.h"
 #include "transport/net_timeout.h"
+#include "transport/ofi_local.h"
 #include "transport/ofi_message.h"
+#include "transport/ofi_provider.h"
 #include "transport/write_ledger.h"
 
 struct fi_info;
@@ -55,18 +57,21 @@ class Transport {
  public:
   static constexpr int kSegments = 2;  // 0: symmetric heap, 1: globals
 
-  // Opens an endpoint on `provider` (a libfabric provider name such as "tcp;ofi_rxm", or
-  // empty for the best one found) and registers the segments.  Ends the PE on failure.
-  // `waitable`: a progress thread will sleep in wait_for_activity().  `netns`, when not
-  // empty, is a network namespace file that this thread enters first, so the endpoint (and
-  // threads started afterwards) live there; connections made before, such as PMIx's, stay.
-  // `software_atomics`: every type takes the software atomic path, not only those the
-  // provider lacks an operation for.
-  // `coalesce`: nbi puts may be coalesced (see put()).  `notify_messages`: notifications
-  // travel as messages even where the provider could carry them as remote CQ data.
-  void open(const char* call, const std::string& provider, char* const bases[kSegments],
-            const size_t sizes[kSegments], bool waitable, const std::string& netns,
-            bool software_atomics, bool coalesce, bool notify_messages = false);
+  struct Settings {
+    std::string provider;  // a libfabric provider name such as "tcp;ofi_rxm"; empty: choose()'s
+    Rules required;        // rules to follow whatever the provider imposes (TANDEM_OFI_REQUIRE)
+    size_t bounce_bytes = 0;  // FI_MR_LOCAL: private buffers copied up to this size (ofi_local.h)
+    bool waitable = false;    // a progress thread will sleep in wait_for_activity()
+    // A network namespace file that this thread enters first, so the endpoint (and threads
+    // started afterwards) live there; connections made before, such as PMIx's, stay.
+    std::string netns;
+    bool software_atomics = false;  // every type takes the software path, not only those the provider lacks
+    bool coalesce = false;          // nbi puts may be coalesced (see put())
+    bool notify_messages = false;   // notifications travel as messages, never as remote CQ data
+  };
+  // Opens an endpoint on the provider chosen (ofi_provider.h) and registers the segments.
+  // Ends the PE on failure.
+  void open(const char* call, const Settings& settings, char* const bases[kSegments], const size_t sizes[kSegments]);
   // What peers need to reach this PE: endpoint address, keys and segment bases.
   std::string card() const;
   // Inserts every PE's address (cards indexed by PE, this one `my_pe`) and records its keys
@@ -75,6 +80,10 @@ class Transport {
   void close();
   bool is_open() const { return ep_ != nullptr; }
   const std::string& provider() const { return provider_; }
+  // The rules in force, and those of them that TANDEM_OFI_REQUIRE imposed where the provider
+  // does not.
+  const Rules& rules() const { return rules_; }
+  const Rules& emulated() const { return emulated_; }
   // How operations to one target stay in order, the first of these the provider grants:
   //   All: writes, reads, atomics and messages (FI_ORDER_RAW|WAW|SAW).  Puts and atomics
   //        complete locally; quiet confirms (confirm_writes); fence costs nothing.
@@ -88,7 +97,7 @@ class Transport {
   //   In both, the first write to a PE after a confirmation is delivery-complete: a put
   //   followed by quiet then costs one acknowledgement, as without the order.
   //   None: every write and atomic is delivery-complete, and a counted write has landed.
-  enum class Order : uint8_t { All, Rma, None };
+  using Order = ofi::Order;
   Order order() const { return order_; }
 
   // Starts a write of `bytes` from `source` to (pe, segment, offset).  When it returns the
@@ -255,6 +264,9 @@ class Transport {
   static constexpr int kCqBatch = 8;  // completion entries read per turn
   // One read of the CQ, skipped when another thread holds the lock (look() and assist()).
   void read_cq_unless_busy();
+  // One read of the CQ under the lock: the entries' contexts back to their owners
+  // (LocalMemory::complete), then the signals among them applied (apply_signals()).
+  ssize_t read_cq(fi_cq_data_entry* entries);
   // Serves what one read of the CQ returned (`n` entries, or a negative error).
   void handle_completions(fi_cq_data_entry* entries, ssize_t n);
   // Drives progress until `done` has caught up with `issued`.
@@ -287,11 +299,21 @@ class Transport {
   // Ends the PE with the error the CQ holds, naming what failed by its context.
   [[noreturn]] void report_error(const char* call);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
+  uint64_t remote_key(int pe, int segment) const;
   // Posts one operation: `issue` (the libfabric call) runs under the lock and is retried,
   // driving progress, while the provider answers -FI_EAGAIN; any other failure ends the PE
   // with "libfabric: <what> PE <pe> failed" (`what`: "a write to", say).
   template <typename Issue>
   void post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue);
+  // post() for an operation with a completion, whose meaning is `owner` (&counted_write_, a
+  // batch, ...): `issue(context)` gets the context to post with (LocalMemory::context()),
+  // which also carries what `hold` holds until the completion.
+  template <typename Issue>
+  void post_with(const char* call, const char* what, int pe, void* owner, const LocalMemory::Hold& hold,
+                 Issue issue);
+  // `p` (`bytes` that the operation reads, or with `in` writes) as the provider gets it
+  // (LocalMemory::outgoing, incoming), driving progress while no bounce slot is free.
+  LocalMemory::Buffer stage(const char* call, const void* p, size_t bytes, bool in, LocalMemory::Hold* hold);
 
   // The software atomic path (its messages: ofi_message.h).
   struct Reply;
@@ -362,8 +384,8 @@ class Transport {
   // Posts a non-fetching atomic on `count` elements (libfabric's fi_datatype and fi_op),
   // counted (the caller counts it issued) with its completion for `context`,
   // delivery-complete unless the order is All; returns what libfabric returned.
-  ssize_t write_atomic(uint64_t peer, const void* operands, size_t count, uint64_t address, uint64_t key, int datatype,
-                       int op, void* context);
+  ssize_t write_atomic(uint64_t peer, const LocalMemory::Buffer& operands, size_t count, uint64_t address, uint64_t key,
+                       int datatype, int op, void* context);
   // The operand of a single non-fetching atomic stays in a slot of the engine's until the
   // atomic completes: it is not injected, since a provider may then report no completion
   // (tcp;ofi_rxm drops it for an injected atomic), and the caller's operand is gone once
@@ -385,8 +407,8 @@ class Transport {
     for (size_t done = 0; done < bytes; done += max_message_) piece(done, std::min(bytes - done, max_message_));
   }
   // Fills `msg`, the message of one RMA operation on (pe, segment, offset) for fi_writemsg
-  // or fi_readmsg, and `rma`; `iov` holds the local buffer.
-  void rma_message(int pe, int segment, uint64_t offset, iovec* iov, fi_rma_iov* rma, void* context,
+  // or fi_readmsg, and `rma`; `iov` holds the local buffer, `desc` its descriptor.
+  void rma_message(int pe, int segment, uint64_t offset, iovec* iov, void** desc, fi_rma_iov* rma,
                    fi_msg_rma* msg) const;
   // Posts one read, counted, whose completion comes to the CQ with `context`
   // (&counted_read_ when it has none of its own).
@@ -436,11 +458,17 @@ class Transport {
   fid_ep* ep_ = nullptr;
   fid_av* av_ = nullptr;
   fid_cq* cq_ = nullptr;
-  fid_mr* mr_[kSegments] = {};
+  // The regions peers reach: the segments, then the pad, a line of this PE's own that
+  // peers write a byte into where a write must be delivery-complete but has no data (shm
+  // never completes an empty one; see write_message).
+  static constexpr int kPad = kSegments, kRegions = kSegments + 1;
+  fid_mr* mr_[kRegions] = {};
   char* base_[kSegments] = {};
   size_t size_[kSegments] = {};
-  bool virtual_addresses_ = false;
-  bool provider_keys_ = false;
+  alignas(64) char pad_[64] = {};
+  Rules rules_;     // in force
+  Rules emulated_;  // imposed by TANDEM_OFI_REQUIRE alone
+  LocalMemory local_;
   size_t max_message_ = 0;
   size_t inject_size_ = 0;
   std::vector<uint64_t> peer_address_;  // fi_addr_t of every PE
@@ -448,7 +476,8 @@ class Transport {
     uint64_t base;
     uint64_t key;
   };
-  std::vector<PeerSegment> peer_segment_;  // [pe * kSegments + segment]
+  std::vector<PeerSegment> peer_segment_;  // [pe * kRegions + region]
+  std::vector<uint64_t> mapped_keys_;      // FI_MR_RAW: peers' keys mapped by connect()
   // One lock around every libfabric call: application threads (SHMEM_THREAD_MULTIPLE) and the
   // progress thread share the endpoint, and the provider is asked for FI_THREAD_DOMAIN.
   SpinLock mutex_;

@@ -3,7 +3,7 @@
 // clock for 100 ms each, bound to one CPU, in every process that loads them; a job whose PEs
 // share one node never calls libfabric, so it should not pay for it.
 //
-// The five functions of libfabric's ABI that Tandem calls (everything else is an inline call
+// The six functions of libfabric's ABI that Tandem calls (everything else is an inline call
 // through the objects they return) are defined here, hidden in libtandem so that a program's
 // own use of libfabric is untouched; each forwards to the library, loaded on the first call.
 #include "config.h"
@@ -26,6 +26,7 @@ struct Library {
   decltype(&::fi_dupinfo) dupinfo;
   decltype(&::fi_fabric) fabric;
   decltype(&::fi_strerror) strerror;
+  decltype(&::fi_version) version;
 };
 
 template <typename F>
@@ -62,6 +63,7 @@ const Library& library() {
     resolve(handle, path, "fi_dupinfo", lib.dupinfo);
     resolve(handle, path, "fi_fabric", lib.fabric);
     resolve(handle, path, "fi_strerror", lib.strerror);
+    resolve(handle, path, "fi_version", lib.version);
   });
   return lib;
 }
@@ -87,3 +89,5 @@ TANDEM_HIDDEN int fi_fabric(struct fi_fabric_attr* attr, struct fid_fabric** fab
 }
 
 TANDEM_HIDDEN const char* fi_strerror(int errnum) { return library().strerror(errnum); }
+
+TANDEM_HIDDEN uint32_t fi_version(void) { return library().version(); }

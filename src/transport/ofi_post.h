@@ -32,6 +32,18 @@ void Transport::post(const char* call, const char* what, int pe, Backoff& backof
   if (rc != 0) fatal(call, "libfabric: %s PE %d failed: %s", what, pe, fi_strerror(static_cast<int>(-rc)));
 }
 
+template <typename Issue>
+void Transport::post_with(const char* call, const char* what, int pe, void* owner, const LocalMemory::Hold& hold,
+                          Issue issue) {
+  void* context = nullptr;
+  Backoff backoff = Backoff::without_progress();
+  post(call, what, pe, backoff, [&]() -> ssize_t {
+    // Every pooled context in flight: progress frees some.
+    if (!context && !(context = local_.context(owner, hold))) return -FI_EAGAIN;
+    return issue(context);
+  });
+}
+
 template <typename Ready>
 void Transport::progress_until(const char* call, Ready ready, int pe) {
   Backoff backoff = Backoff::without_progress();

@@ -38,13 +38,19 @@ void Transport::count_pe_turn() {
   if (!helper_thread) pe_turns_.store(pe_turns_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
+ssize_t Transport::read_cq(fi_cq_data_entry* entries) {
+  const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
+  for (ssize_t i = 0; i < n; ++i) entries[i].op_context = local_.complete(entries[i].op_context);
+  return apply_signals(entries, n);
+}
+
 void Transport::progress() {
   count_pe_turn();
   fi_cq_data_entry entries[kCqBatch];
   ssize_t n;
   {
     std::lock_guard<SpinLock> lock(mutex_);
-    n = apply_signals(entries, fi_cq_read(cq_, entries, kCqBatch));
+    n = read_cq(entries);
   }
   handle_completions(entries, n);
 }
@@ -61,7 +67,7 @@ void Transport::read_cq_unless_busy() {
   std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return;
   fi_cq_data_entry entries[kCqBatch];
-  const ssize_t n = apply_signals(entries, fi_cq_read(cq_, entries, kCqBatch));
+  const ssize_t n = read_cq(entries);
   lock.unlock();
   handle_completions(entries, n);
 }
@@ -174,6 +180,7 @@ void Transport::wake() {
 void Transport::report_error(const char* call) {
   fi_cq_err_entry error{};
   if (fi_cq_readerr(cq_, &error, 0) == 1) {
+    error.op_context = local_.complete(error.op_context);
     const char* what = error.op_context == &counted_write_  ? "a write or atomic"
                        : error.op_context == &counted_read_ ? "a read or fetching atomic"
                                                             : "an operation";

@@ -47,13 +47,13 @@ uint64_t apply(AtomicOp op, AtomicType type, void* at, uint64_t operand, uint64_
   __builtin_unreachable();
 }
 
-// A message of one buffer, completing with `context`.
-fi_msg one_buffer(iovec* iov, fi_addr_t peer, void* context) {
+// A message of one buffer, with its descriptor.
+fi_msg one_buffer(iovec* iov, void** desc, fi_addr_t peer) {
   fi_msg message{};
   message.msg_iov = iov;
+  message.desc = desc;
   message.iov_count = 1;
   message.addr = peer;
-  message.context = context;
   return message;
 }
 
@@ -139,10 +139,17 @@ void Transport::software_atomic_run(const char* call, int pe, int segment, uint6
     run->head.compare = n;
     memcpy(run->operands, bytes + done * size, n * size);
     reserve_answer(call);
-    iovec iov{&run->head, kMessageBytes + n * size};
-    const fi_msg message = one_buffer(&iov, peer, run);
-    Backoff backoff = Backoff::without_progress();
-    post(call, "an atomic request to", pe, backoff, [&] { return fi_sendmsg(ep_, &message, FI_COMPLETION); });
+    LocalMemory::Hold hold;
+    const size_t bytes = kMessageBytes + n * size;
+    const LocalMemory::Buffer buffer = stage(call, &run->head, bytes, false, &hold);  // the engine's own
+    iovec iov{buffer.at, bytes};
+    void* desc = buffer.desc;
+    fi_msg message = one_buffer(&iov, &desc, peer);
+    post_with(call, "an atomic request to", pe, run, hold, [&](void* context) {
+      message.context = context;
+      local_.check(call, buffer.at, bytes, desc);
+      return fi_sendmsg(ep_, &message, FI_COMPLETION);
+    });
     done += n;
   }
 }
@@ -155,10 +162,16 @@ bool Transport::run_sent(void* context) {
 }
 
 void Transport::post_receive(Incoming* slot) {
-  iovec iov{slot, sizeof(Incoming)};
-  const fi_msg message = one_buffer(&iov, FI_ADDR_UNSPEC, slot);
-  Backoff backoff = Backoff::without_progress();
-  post("progress", "a receive for", my_pe_, backoff, [&] { return fi_recvmsg(ep_, &message, FI_COMPLETION); });
+  LocalMemory::Hold hold;
+  const LocalMemory::Buffer buffer = stage("progress", slot, sizeof(Incoming), true, &hold);  // the engine's own
+  iovec iov{buffer.at, sizeof(Incoming)};
+  void* desc = buffer.desc;
+  fi_msg message = one_buffer(&iov, &desc, FI_ADDR_UNSPEC);
+  post_with("progress", "a receive for", my_pe_, slot, hold, [&](void* context) {
+    message.context = context;
+    local_.check("progress", buffer.at, sizeof(Incoming), desc);
+    return fi_recvmsg(ep_, &message, FI_COMPLETION);
+  });
 }
 
 void Transport::send_notification(const char* call, int pe, uint64_t data) {

@@ -1,0 +1,63 @@
+// Which libfabric provider the inter-node engine uses, and the rules it must follow there.
+// A provider imposes rules through its fi_info (mode, mr_mode, the orders and atomics it
+// grants); TANDEM_OFI_REQUIRE imposes some of them on a provider that does not, so that a
+// machine without an RDMA NIC runs the code paths such a NIC needs.  tandem_info's table of
+// providers comes from survey().
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct fi_info;
+
+namespace tandem::ofi {
+
+// How operations to one target stay in order, the first of these the provider grants (see
+// Transport's description of each).
+enum class Order : uint8_t { All, Rma, None };
+const char* order_name(Order order);
+
+// The rules the engine follows.
+struct Rules {
+  bool context = false;            // FI_CONTEXT/FI_CONTEXT2: a provider context per operation with a completion
+  bool mr_local = false;           // FI_MR_LOCAL: a descriptor for every local buffer
+  bool mr_raw = false;             // FI_MR_RAW: keys are byte strings that each peer maps
+  bool mr_endpoint = false;        // FI_MR_ENDPOINT: registrations are bound to the endpoint
+  bool virtual_addresses = false;  // FI_MR_VIRT_ADDR: a target is a virtual address, else an offset
+  bool provider_keys = false;      // FI_MR_PROV_KEY: the provider picks the keys
+  bool unordered = false;          // the provider's write order is not used: every write delivery-complete
+  bool no_atomics = false;         // FI_ATOMIC is not used: every atomic in software
+  // "FI_CONTEXT2, FI_MR_LOCAL, ..." (the libfabric names), or "none".
+  std::string describe() const;
+};
+
+// TANDEM_OFI_REQUIRE: the words context, mr_local, unordered and no_atomics, separated by
+// commas (empty: none).  False, with the first word it does not know in `bad`, otherwise.
+bool parse_required(const std::string& text, Rules* required, std::string* bad);
+
+struct Choice {
+  fi_info* info = nullptr;  // the caller frees it (fi_freeinfo)
+  Order order = Order::None;
+  bool atomics = false;     // the provider's atomics serve the types it has every operation on
+  Rules rules;              // what the provider imposes, with what was required added
+  std::string problem;      // without info: why no provider can serve
+};
+
+// The provider `name` (a libfabric provider name such as "tcp;ofi_rxm"), or where it is
+// empty the best one that can serve across machines: hardware RDMA providers first, then
+// tcp, then other ones, then sockets and udp.  shm serves one machine only and ofi_mrail
+// needs a configuration of its own: they are used only when named.
+Choice choose(const std::string& name, const Rules& required);
+
+// One row per provider that libfabric lists, in the order choose() tries them.
+struct ProviderReport {
+  std::string name;
+  bool usable = false;
+  bool automatic = false;  // choose() may take it when no name is given
+  bool chosen = false;     // what choose("") takes
+  std::string detail;      // the order, atomics and rules in force, or why it cannot serve
+};
+std::vector<ProviderReport> survey(const Rules& required);
+
+}  // namespace tandem::ofi
