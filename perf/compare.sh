@@ -57,11 +57,11 @@ if [ "$report_only" = 0 ]; then
   if [ "$shape" != loopback ]; then
     [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null || { echo "compare.sh: -S needs root and iproute2" >&2; exit 1; }
     netns_sh="$top/test/netns/netns.sh"
-    export TANDEM_NETNS_TAG=$(($$ % 200 + 20)) TANDEM_NETNS_PES_PER_NODE=$((pes / 2))
+    export TANDEM_TEST_NETNS_TAG=$(($$ % 200 + 20)) TANDEM_TEST_NETNS_PES_PER_NODE=$((pes / 2))
     read -r -a shape_args <<<"$shape"
     trap 'bash "$netns_sh" down' EXIT
     bash "$netns_sh" up 2 "${shape_args[@]}"
-    launch+=(-x TANDEM_NETNS_TAG -x TANDEM_NETNS_PES_PER_NODE bash "$netns_sh" pe)
+    launch+=(-x TANDEM_TEST_NETNS_TAG -x TANDEM_TEST_NETNS_PES_PER_NODE bash "$netns_sh" pe)
   fi
   {
     echo "date: $(date -Is)"

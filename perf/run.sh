@@ -62,16 +62,16 @@ netns_sh="$top/test/netns/netns.sh"
 netns_line=""
 if [ -n "$shape" ]; then
   [ "$(id -u)" -eq 0 ] && command -v ip >/dev/null || { say "-S needs root and iproute2"; exit 1; }
-  export TANDEM_NETNS_TAG=$(($$ % 200 + 20)) TANDEM_NETNS_PES_PER_NODE=1
+  export TANDEM_TEST_NETNS_TAG=$(($$ % 200 + 20)) TANDEM_TEST_NETNS_PES_PER_NODE=1
   read -r -a shape_args <<<"$shape"
   [ "${shape_args[0]}" = none ] && shape_args=()
   trap 'bash "$netns_sh" down' EXIT
   bash "$netns_sh" up 2 "${shape_args[@]}" || { say "cannot create the namespaces"; exit 1; }
-  octet=$((TANDEM_NETNS_TAG % 250 + 1))
+  octet=$((TANDEM_TEST_NETNS_TAG % 250 + 1))
   # The references' processes enter the nodes' namespaces and talk over the same links.
-  export PERF_NETNS="/var/run/netns/tandem-$TANDEM_NETNS_TAG-n0 /var/run/netns/tandem-$TANDEM_NETNS_TAG-n1"
+  export PERF_NETNS="/var/run/netns/tandem-$TANDEM_TEST_NETNS_TAG-n0 /var/run/netns/tandem-$TANDEM_TEST_NETNS_TAG-n1"
   export REF_TCP_ADDRESS="10.77.$octet.1" FI_TCP_IFACE=tdm0 FI_SOCKETS_IFACE=tdm0
-  netns_line="-x TANDEM_NETNS_TAG -x TANDEM_NETNS_PES_PER_NODE bash $netns_sh pe"
+  netns_line="-x TANDEM_TEST_NETNS_TAG -x TANDEM_TEST_NETNS_PES_PER_NODE bash $netns_sh pe"
 fi
 
 if [ "$internode" = yes ]; then

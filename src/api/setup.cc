@@ -122,6 +122,8 @@ void runtime_init(const char* call, int requested_threads) {
   r.boot.init(call);
   r.my_pe = r.boot.rank();
   r.n_pes = r.boot.size();
+  if (r.my_pe == 0)
+    for (const std::string& line : config_unknown(environ)) warn(call, "%s", line.c_str());
 
   // Each PE publishes its node key and its CPU affinity in one blob.
   const std::vector<std::string> blobs = r.boot.allgather(

@@ -1,5 +1,6 @@
 #include "core/config.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <initializer_list>
@@ -195,6 +196,48 @@ Config Config::from_environment(std::string* error) {
   }
   if (auto n = number(error, "TANDEM_SPIN", 0, kAny, "a number of polls")) c.spin_before_yield = *n;
   return c;
+}
+
+const char* config_closest(std::string_view name) {
+  const char* best = nullptr;
+  size_t best_distance = ~size_t{0};
+  for (const auto& e : config_table()) {
+    // Edit distance, one row at a time.
+    const std::string_view other = e.name;
+    std::vector<size_t> row(other.size() + 1);
+    for (size_t j = 0; j <= other.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= name.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= other.size(); ++j) {
+        const size_t above = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (name[i - 1] != other[j - 1])});
+        diagonal = above;
+      }
+    }
+    if (row[other.size()] < best_distance) {
+      best_distance = row[other.size()];
+      best = e.name;
+    }
+  }
+  return best;
+}
+
+std::vector<std::string> config_unknown(const char* const* environment) {
+  std::vector<std::string> lines;
+  for (const char* const* v = environment; v && *v; ++v) {
+    const std::string_view entry = *v;
+    const std::string_view name = entry.substr(0, entry.find('='));
+    if (name.substr(0, 7) != "TANDEM_" || name.substr(0, 12) == "TANDEM_TEST_" || name == "TANDEM_LAUNCHER" ||
+        name == "TANDEM_PREFIX" || name == "TANDEM_CONFIGURE_FLAGS")
+      continue;
+    bool known = false;
+    for (const auto& e : config_table()) known = known || name == e.name;
+    if (!known)
+      lines.push_back(std::string(name) + " is not a Tandem setting and is ignored; the closest one is " +
+                      config_closest(name) + " (tandem_info lists them)");
+  }
+  return lines;
 }
 
 std::string config_report() {

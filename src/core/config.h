@@ -65,5 +65,12 @@ const ConfigEntry& config_entry(std::string_view name);
 // Lines "NAME=value (default: d) meaning" for SHMEM_INFO and tandem_info.
 std::string config_report();
 
+// The TANDEM_* variables of `environment` (name=value strings, as environ) that are no
+// setting of the table, each with a line saying so and naming the closest setting.  The
+// launcher's own (TANDEM_LAUNCHER), the scripts' (TANDEM_PREFIX, TANDEM_CONFIGURE_FLAGS)
+// and the test harness's (TANDEM_TEST_*) are not settings and pass unremarked.
+std::vector<std::string> config_unknown(const char* const* environment);
+// The setting whose name is closest to `name` (fewest letters changed, added or dropped).
+const char* config_closest(std::string_view name);
 
 }  // namespace tandem

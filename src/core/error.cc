@@ -17,7 +17,8 @@ void vreport(const char* kind, const char* call, const char* format, va_list arg
   char message[1024];
   vsnprintf(message, sizeof message, format, args);
   std::string where;
-  if (rt().initialized) where = "PE " + std::to_string(rt().my_pe);
+  // A PE is named once shmem_init knows its number, also while it is still starting.
+  if (rt().initialized || (rt().my_pe >= 0 && !rt().finalized)) where = "PE " + std::to_string(rt().my_pe);
   else where = "a PE not yet initialised (pid " + std::to_string(getpid()) + ")";
   // One write, so that lines of different PEs do not interleave.
   std::string line = "tandem: " + std::string(kind) + call + " on " + where + ": " + message + "\n";

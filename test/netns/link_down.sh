@@ -14,7 +14,7 @@ if [ "${1:-}" = "--job" ]; then
   oshrun=$2
   program=$3
   out=$(mktemp "${TMPDIR:-/tmp}/tandem-link-down.XXXXXX") || exit 2
-  TANDEM_NETNS_PES_PER_NODE=1 "$oshrun" --nodes 2 -n 2 -x TANDEM_NETNS_TAG -x TANDEM_NETNS_PES_PER_NODE \
+  TANDEM_TEST_NETNS_PES_PER_NODE=1 "$oshrun" --nodes 2 -n 2 -x TANDEM_TEST_NETNS_TAG -x TANDEM_TEST_NETNS_PES_PER_NODE \
     bash "$here/netns.sh" pe "$program" link >"$out" &
   job=$!
   for _ in $(seq 300); do
@@ -24,7 +24,7 @@ if [ "${1:-}" = "--job" ]; then
   done
   cat "$out"
   echo "link_down.sh: taking the link of node 1 down" >&2
-  ip -n "tandem-$TANDEM_NETNS_TAG-n1" link set tdm0 down
+  ip -n "tandem-$TANDEM_TEST_NETNS_TAG-n1" link set tdm0 down
   wait "$job"
   status=$?
   rm -f "$out"
@@ -37,7 +37,7 @@ if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null; then
   echo "link_down.sh: needs root and iproute2; skipped"
   exit 77
 fi
-export TANDEM_NETNS_TAG=$(($$ % 200 + 20))
+export TANDEM_TEST_NETNS_TAG=$(($$ % 200 + 20))
 cleanup() { bash "$here/netns.sh" down; }
 trap cleanup EXIT
 bash "$here/netns.sh" up 2 || exit 1

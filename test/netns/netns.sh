@@ -8,14 +8,14 @@
 #                                  (e.g. RATE=10gbit DELAY=5us, a NIC-like link)
 #   netns.sh down                  remove them
 #   netns.sh pe PROG ARGS...       run one PE with its network endpoint in its node's
-#                                  namespace (node = PMIX_RANK / TANDEM_NETNS_PES_PER_NODE);
+#                                  namespace (node = PMIX_RANK / TANDEM_TEST_NETNS_PES_PER_NODE);
 #                                  the PE itself starts in the launcher's namespace, since the
 #                                  PMIx connection to the launcher runs over its loopback
-# TANDEM_NETNS_TAG (default: the shell's pid at `up`, saved in the environment of `pe` by the
+# TANDEM_TEST_NETNS_TAG (default: the shell's pid at `up`, saved in the environment of `pe` by the
 # caller) keeps concurrent runs apart.
 set -euo pipefail
 
-tag=${TANDEM_NETNS_TAG:?set TANDEM_NETNS_TAG to a short number naming this run}
+tag=${TANDEM_TEST_NETNS_TAG:?set TANDEM_TEST_NETNS_TAG to a short number naming this run}
 octet=$((tag % 250 + 1))
 hub="tandem-$tag-hub"
 
@@ -53,7 +53,7 @@ case "${1:-}" in
     ;;
   pe)
     shift
-    per_node=${TANDEM_NETNS_PES_PER_NODE:?PEs per node}
+    per_node=${TANDEM_TEST_NETNS_PES_PER_NODE:?PEs per node}
     node=$((PMIX_RANK / per_node))
     # Both providers that these tests use must listen on the node's link, not on loopback.
     export FI_TCP_IFACE=tdm0 FI_SOCKETS_IFACE=tdm0 TANDEM_NETNS="/var/run/netns/tandem-$tag-n$node"

@@ -11,15 +11,15 @@ if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null; then
   echo "netns_run.sh: needs root and iproute2; skipped"
   exit 77
 fi
-export TANDEM_NETNS_TAG=$(( $$ % 200 + 20 ))
+export TANDEM_TEST_NETNS_TAG=$(( $$ % 200 + 20 ))
 cleanup() { bash "$here/netns.sh" down; }
 trap cleanup EXIT
 bash "$here/netns.sh" up 2 10gbit 5us || exit 1
 status=0
 for program in "$@"; do
   echo "== $(basename "$program") on 4 PEs, 2 nodes in separate network namespaces"
-  TANDEM_NETNS_PES_PER_NODE=2 SHMEM_INFO=1 timeout 120 "$oshrun" --nodes 2 -n 4 \
-    -x TANDEM_NETNS_TAG -x TANDEM_NETNS_PES_PER_NODE bash "$here/netns.sh" pe "$program" > netns_out.$$ 2>&1
+  TANDEM_TEST_NETNS_PES_PER_NODE=2 SHMEM_INFO=1 timeout 120 "$oshrun" --nodes 2 -n 4 \
+    -x TANDEM_TEST_NETNS_TAG -x TANDEM_TEST_NETNS_PES_PER_NODE bash "$here/netns.sh" pe "$program" > netns_out.$$ 2>&1
   rc=$?
   grep -E "network:|passed|FAIL|tandem:" netns_out.$$
   rm -f netns_out.$$

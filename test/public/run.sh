@@ -347,7 +347,7 @@ logs=$dir/tandem-logs
 mkdir -p "$logs"
 # Each PE starts through this wrapper, which records its pid and then becomes the program.
 wrapper=$logs/record-pid.sh
-printf '#!/bin/sh\necho $$ >>"$TANDEM_PUBLIC_PIDS"\nexec "$@"\n' >"$wrapper"
+printf '#!/bin/sh\necho $$ >>"$TANDEM_TEST_PUBLIC_PIDS"\nexec "$@"\n' >"$wrapper"
 chmod +x "$wrapper"
 
 placements=${PLACEMENTS:-node vnodes 2x2}
@@ -399,7 +399,7 @@ for i in "${!names[@]}"; do
       cmd="cd ${cwds[$i]} && $oshrun $opts ${commands[$i]}"
       echo "\$ $cmd" >"$log"
       start=$SECONDS
-      (cd "${cwds[$i]}" && TANDEM_PUBLIC_PIDS=$pids \
+      (cd "${cwds[$i]}" && TANDEM_TEST_PUBLIC_PIDS=$pids \
         eval timeout -k 10 "$limit" "$oshrun" $opts "$wrapper" "${commands[$i]}") >>"$log" 2>&1 </dev/null
       status=$?
       elapsed=$((SECONDS - start))

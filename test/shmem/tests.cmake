@@ -419,6 +419,18 @@ if(TANDEM_MPIRUN)
                        ENVIRONMENT "TANDEM_VIRTUAL_NODES=2")
 endif()
 
+# A TANDEM_* variable that is no setting (here a typo) gets one line from PE 0 naming the
+# closest setting; a rule of TANDEM_OFI_REQUIRE that does not exist ends the job naming it.
+add_test(unknown_setting_np2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
+         "tandem: warning: shmem_init on PE 0: TANDEM_PROGRES_THREAD is not a Tandem setting and is ignored; the closest one is TANDEM_PROGRESS_THREAD"
+         -- "${OSHRUN}" -n 2 "${TANDEM_SHMEM_BIN}/ranks")
+set_tests_properties(unknown_setting_np2 PROPERTIES LABELS "api" TIMEOUT 60 ENVIRONMENT "TANDEM_PROGRES_THREAD=on")
+add_test(bad_ofi_require_np2 bash "${TANDEM_SHMEM_SRC}/expect_failure.sh" 1
+         "bad environment: TANDEM_OFI_REQUIRE=\"context,mr_locals\" names \"mr_locals\", not one of context, mr_local, unordered, no_atomics"
+         -- "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/ranks")
+set_tests_properties(bad_ofi_require_np2 PROPERTIES LABELS "api;negative" TIMEOUT 60
+                     ENVIRONMENT "TANDEM_OFI_REQUIRE=context,mr_locals")
+
 # libfabric's net provider (TANDEM_OFI_PROVIDER=net) reports completions, without a
 # context, of the writes posted without FI_COMPLETION; every PE took the first for one of
 # its own and crashed in shmem_init.  Its paths once, on 2 nodes of 2 PEs.

@@ -153,3 +153,25 @@ TEST(ConfigTable, EveryEntryIsDocumented) {
   }
   EXPECT_NE(tandem::config_report().find("SHMEM_SYMMETRIC_SIZE"), std::string::npos);
 }
+
+TEST(ConfigUnknown, NamesTheClosestSetting) {
+  EXPECT_STREQ(tandem::config_closest("TANDEM_PROGRES_THREAD"), "TANDEM_PROGRESS_THREAD");
+  EXPECT_STREQ(tandem::config_closest("TANDEM_OFI_PROVDER"), "TANDEM_OFI_PROVIDER");
+  EXPECT_STREQ(tandem::config_closest("TANDEM_DEFER"), "TANDEM_DEFER_THRESHOLD");
+}
+
+TEST(ConfigUnknown, ReportsOnlyTandemNamesThatAreNoSetting) {
+  const char* environment[] = {"PATH=/bin",
+                               "TANDEM_PROGRESS_THREAD=on",   // a setting
+                               "TANDEM_PROGRES_THREAD=on",    // a typo of one
+                               "TANDEM_LAUNCHER=oshrun",      // the launcher's mark
+                               "TANDEM_TEST_PIDDIR=/tmp/x",   // the test harness's
+                               "TANDEM_PREFIX=/opt/tandem",   // the scripts'
+                               "SHMEM_SYMMETRIC_SIZE=1G",
+                               nullptr};
+  const std::vector<std::string> lines = tandem::config_unknown(environment);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0],
+            "TANDEM_PROGRES_THREAD is not a Tandem setting and is ignored; the closest one is "
+            "TANDEM_PROGRESS_THREAD (tandem_info lists them)");
+}
