@@ -17,6 +17,7 @@
 
 #include "core/backoff.h"
 #include "core/error.h"
+#include "transport/kept_signals.h"
 #include "transport/ofi_post.h"
 
 namespace tandem::ofi {
@@ -97,6 +98,7 @@ void Transport::open(const char* call, const Settings& settings, char* const bas
   coalesce_ = settings.coalesce;
   if (!batches_) batches_.reset(new Batch[kBatches]);  // coalesced puts, staged writes
 
+  KeptSignalHandlers kept;  // shm installs handlers when it opens an endpoint
   check(call, fi_fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
   check(call, fi_domain(fabric_, info_, &domain_, nullptr), "fi_domain");
   check(call, fi_endpoint(domain_, info_, &ep_, nullptr), "fi_endpoint");
@@ -109,7 +111,13 @@ void Transport::open(const char* call, const Settings& settings, char* const bas
   // Room for a completion of everything the endpoint can have in flight at once (posts
   // beyond that are refused until progress has read completions).
   cq_attr.size = info_->tx_attr->size + info_->rx_attr->size;
-  check(call, fi_cq_open(domain_, &cq_attr, &cq_, nullptr), "fi_cq_open");
+  // A provider without wait objects on its queues (shm) gets a queue without one: then
+  // wait_for_activity() polls with short sleeps instead.
+  if (cq_attr.wait_obj != FI_WAIT_NONE && fi_cq_open(domain_, &cq_attr, &cq_, nullptr) != 0) {
+    cq_ = nullptr;
+    cq_attr.wait_obj = FI_WAIT_NONE;
+  }
+  if (!cq_) check(call, fi_cq_open(domain_, &cq_attr, &cq_, nullptr), "fi_cq_open");
   check(call, fi_ep_bind(ep_, &av_->fid, 0), "fi_ep_bind(av)");
   // Transmits complete into the CQ only when asked (FI_COMPLETION), receives always: some
   // providers (sockets) report a notification (a write's remote CQ data) only to a receive
@@ -117,9 +125,8 @@ void Transport::open(const char* call, const Settings& settings, char* const bas
   check(call, fi_ep_bind(ep_, &cq_->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION), "fi_ep_bind(cq, transmit)");
   check(call, fi_ep_bind(ep_, &cq_->fid, FI_RECV), "fi_ep_bind(cq, receive)");
   check(call, fi_enable(ep_), "fi_enable");
-  // Some providers (sockets with manual progress) have no wait object to hand out; then
-  // wait_for_activity() polls with short sleeps instead.
-  if (settings.waitable && fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_) != 0) wait_fd_ = -1;
+  // Some providers (sockets with manual progress) have no wait object to hand out either.
+  if (cq_attr.wait_obj != FI_WAIT_NONE && fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_) != 0) wait_fd_ = -1;
   // The pipe that ends a progress thread's sleep (wake()), whichever way it sleeps.
   if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) fatal(call, "cannot create a pipe: %s", strerror(errno));
 

@@ -16,6 +16,7 @@
 #include <mutex>
 
 #include "core/error.h"
+#include "transport/kept_signals.h"
 
 namespace tandem::ofi {
 namespace {
@@ -45,18 +46,18 @@ const Library& library() {
     // turn oshrun's SIGTERM into an exit on whatever thread takes it): the program's
     // handlers, or the defaults, are kept.  (Handlers there before shmem_init, from a
     // libfabric the program loaded itself, are restore_crash_signals()'s business.)
-    struct sigaction kept[NSIG];
-    for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, nullptr, &kept[sig]);
     const char* paths[] = {TANDEM_FABRIC_LIBDIR "/libfabric.so.1", "libfabric.so.1"};
     void* handle = nullptr;
     const char* path = nullptr;
-    for (const char* p : paths) {
-      if ((handle = dlopen(p, RTLD_NOW | RTLD_LOCAL))) {
-        path = p;
-        break;
+    {
+      KeptSignalHandlers kept;
+      for (const char* p : paths) {
+        if ((handle = dlopen(p, RTLD_NOW | RTLD_LOCAL))) {
+          path = p;
+          break;
+        }
       }
     }
-    for (int sig = 1; sig < NSIG; ++sig) sigaction(sig, &kept[sig], nullptr);
     if (!handle) fatal("libfabric", "cannot load libfabric.so.1, which PEs on other nodes need: %s", dlerror());
     resolve(handle, path, "fi_getinfo", lib.getinfo);
     resolve(handle, path, "fi_freeinfo", lib.freeinfo);

@@ -79,8 +79,9 @@ class LocalMemory {
   // record is in flight (the caller drives progress and asks again).  Under the engine's lock.
   void* context(void* owner, const Hold& hold);
   // A completion's context back to its owner, once the hold is settled (a bounce copy, a
-  // registration closed); null stays null.  Under the engine's lock.
-  void* complete(void* context);
+  // registration closed); null stays null.  `remote_data`: the entry carries remote CQ data
+  // (it may be an incoming write's, with no context of this PE's).  Under the engine's lock.
+  void* complete(void* context, bool remote_data = false);
 
   // With checked descriptors: ends the PE unless `desc` is that of a live registration
   // covering [p, p + bytes).  Under the engine's lock.

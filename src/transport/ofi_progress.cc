@@ -40,7 +40,8 @@ void Transport::count_pe_turn() {
 
 ssize_t Transport::read_cq(fi_cq_data_entry* entries) {
   const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
-  for (ssize_t i = 0; i < n; ++i) entries[i].op_context = local_.complete(entries[i].op_context);
+  for (ssize_t i = 0; i < n; ++i)
+    entries[i].op_context = local_.complete(entries[i].op_context, entries[i].flags & FI_REMOTE_CQ_DATA);
   return apply_signals(entries, n);
 }
 

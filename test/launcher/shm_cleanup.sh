@@ -1,6 +1,7 @@
 #!/bin/bash
-# Shared-memory files a PE leaves in /dev/shm (tandem-<pid>-*) are removed when the job
-# ends, whether the PE crashed or exited; files of other processes are left alone.
+# Shared-memory files a PE leaves in /dev/shm (tandem-<pid>-*, and <pid>:<uid>:<n> of
+# libfabric's shm provider) are removed when the job ends, whether the PE crashed or exited;
+# files of other processes are left alone.
 . "$(dirname "$0")/lib.sh"
 
 if [ ! -d /dev/shm ] || [ ! -w /dev/shm ]; then
@@ -9,10 +10,11 @@ if [ ! -d /dev/shm ] || [ ! -w /dev/shm ]; then
 fi
 
 keep="/dev/shm/tandem-$$-not-a-pe"
-touch "$keep"
+keep_provider="/dev/shm/$$:0:0"
+touch "$keep" "$keep_provider"
 
 # Each PE creates its files and records its pid, waits until both PEs have, then dies.
-crash='touch /dev/shm/tandem-$$-x /dev/shm/tandem-$$-heap
+crash='touch /dev/shm/tandem-$$-x /dev/shm/tandem-$$-heap /dev/shm/$$:0:1
 echo $$ >"$PIDDIR/$PMIX_RANK"
 while [ "$(ls "$PIDDIR" | wc -l)" -lt 2 ]; do sleep 0.05; done
 kill -9 $$'
@@ -22,7 +24,7 @@ expect_eq "status of the crashed job" 137 $?
 npids=0
 for pid in $(cat "$WORKDIR"/pids.d/*); do
   npids=$((npids + 1))
-  for f in /dev/shm/tandem-"$pid"-*; do
+  for f in /dev/shm/tandem-"$pid"-* /dev/shm/"$pid":*; do
     [ -e "$f" ] && fail "left behind after a crash: $f"
   done
 done
@@ -35,6 +37,7 @@ for pid in $(cat "$WORKDIR/pids"); do
 done
 
 [ -e "$keep" ] || fail "removed a file that belongs to no PE: $keep"
-rm -f "$keep"
+[ -e "$keep_provider" ] || fail "removed a file that belongs to no PE: $keep_provider"
+rm -f "$keep" "$keep_provider"
 
 finish

@@ -16,14 +16,19 @@ namespace {
 constexpr const char* kShmDir = "/dev/shm";
 constexpr std::string_view kPrefix = "tandem-";
 
-// The <pid> of "tandem-<pid>-...", or -1 when the name has another shape.
+// The <pid> of a file a PE makes: "tandem-<pid>-..." (the runtime's segments), or
+// "<pid>:<uid>:<n>" (an endpoint's region of libfabric's shm provider, which a PE that ends
+// without closing its endpoint leaves behind); -1 when the name has another shape.
 long pid_in_name(std::string_view name) {
-  if (!name.starts_with(kPrefix)) return -1;
-  name.remove_prefix(kPrefix.size());
-  std::size_t dash = name.find('-');
-  if (dash == 0 || dash == std::string_view::npos) return -1;
+  char end = ':';
+  if (name.starts_with(kPrefix)) {
+    name.remove_prefix(kPrefix.size());
+    end = '-';
+  }
+  std::size_t at = name.find(end);
+  if (at == 0 || at == std::string_view::npos) return -1;
   long pid = 0;
-  for (char c : name.substr(0, dash)) {
+  for (char c : name.substr(0, at)) {
     if (c < '0' || c > '9' || pid > 100000000) return -1;
     pid = pid * 10 + (c - '0');
   }
