@@ -419,6 +419,38 @@ if(TANDEM_MPIRUN)
                        ENVIRONMENT "TANDEM_VIRTUAL_NODES=2")
 endif()
 
+# The rules that RDMA NICs impose (TANDEM_OFI_REQUIRE, man 7 tandem, PROVIDERS), followed on
+# tcp;ofi_rxm, which imposes none (named as tcp, which libfabric serves as tcp;ofi_rxm, so that
+# a provider set for the whole suite leaves these runs alone): provider contexts and
+# descriptors for every local buffer, both checked as they are followed (label "rules"); no
+# use of the write order; no FI_ATOMIC.
+# Then other providers on 2 nodes of 1 and 2 PEs: shm (offset keys, no wait object on its
+# queues, signal handlers of its own, no empty delivery-complete write) and tcp;ofi_rxm under
+# libfabric's debug hook.  Every internode run on one of them: TANDEM_OFI_PROVIDER=shm ctest
+# -L internode -LE 'sockets|net', and likewise FI_HOOK=debug or TANDEM_OFI_REQUIRE=...
+set(rules_programs rma_types rma_sized atomics signal order collectives notify epochs coalesce thread_multiple)
+foreach(rules "mr_local,context" unordered no_atomics)
+  string(REPLACE "," "_" tag "${rules}")
+  set(T_ENV TANDEM_OFI_REQUIRE=${rules} TANDEM_OFI_PROVIDER=tcp)
+  foreach(program IN LISTS rules_programs)
+    tandem_shmem_run(${program}_${tag}_np4_nodes2 "api;internode;rules" 4 ${program} --nodes 2)
+  endforeach()
+endforeach()
+# Private buffers of every size registered for their operation, none through bounce buffers.
+set(T_ENV TANDEM_OFI_REQUIRE=mr_local TANDEM_OFI_BOUNCE=64 TANDEM_OFI_PROVIDER=tcp)
+tandem_shmem_run(rma_types_mr_local_bounce64_np4_nodes2 "api;internode;rules" 4 rma_types --nodes 2)
+unset(T_ENV)
+foreach(program rma_types atomics signal order collectives notify)
+  foreach(np 2 4)
+    tandem_shmem_run_on(shm ${program}_np${np}_nodes2 "api;internode" ${np} ${program} --nodes 2)
+  endforeach()
+endforeach()
+set(T_ENV FI_HOOK=debug TANDEM_OFI_PROVIDER=tcp)
+foreach(program rma_types atomics signal collectives)
+  tandem_shmem_run(${program}_hook_debug_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
+endforeach()
+unset(T_ENV)
+
 # A TANDEM_* variable that is no setting (here a typo) gets one line from PE 0 naming the
 # closest setting; a rule of TANDEM_OFI_REQUIRE that does not exist ends the job naming it.
 add_test(unknown_setting_np2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"

@@ -1,0 +1,15 @@
+# The providers Tandem uses here, checked with libfabric alone (test/fabric/provider_check.c),
+# label "fabric".  shm's empty delivery-complete write never completes (Tandem writes a byte
+# instead), so that case is left out for it; udp;ofi_rxd and ofi_mrail, which Tandem refuses,
+# fail cases of their own (man 7 tandem, PROVIDERS).
+set(check "${TANDEM_BUILD}/test/fabric/provider_check")
+foreach(provider "tcp;ofi_rxm" sockets net)
+  string(REPLACE ";" "_" name "provider_check_${provider}")
+  add_test(${name} "${check}" "${provider}")
+  set_tests_properties(${name} PROPERTIES LABELS "fabric" TIMEOUT 120)
+endforeach()
+add_test(provider_check_shm "${check}" shm fetch-read fetch-add inject-stream message)
+set_tests_properties(provider_check_shm PROPERTIES LABELS "fabric" TIMEOUT 120)
+# tandem_info's table of the providers: which it takes, which it refuses and why.
+add_test(tandem_info_providers bash "${TANDEM_SRC}/test/fabric/tandem_info.sh" "${TANDEM_BUILD}/tools/tandem_info")
+set_tests_properties(tandem_info_providers PROPERTIES LABELS "fabric" TIMEOUT 120)
