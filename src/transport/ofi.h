@@ -265,7 +265,11 @@ class Transport {
   // One read of the CQ, skipped when another thread holds the lock (look() and assist()).
   void read_cq_unless_busy();
   // One read of the CQ under the lock: the entries' contexts back to their owners
-  // (LocalMemory::complete), then the signals among them applied (apply_signals()).
+  // (LocalMemory::complete), then, entry by entry, the signals among them applied
+  // (apply_signal()) and left out, and the atomics of received requests applied
+  // (apply_request()); returns the entries left.  Both are applied here, in the order they
+  // arrived: the threads that read the CQ serve what they read after releasing the lock,
+  // and two of them could otherwise apply one PE's updates out of its order.
   ssize_t read_cq(fi_cq_data_entry* entries);
   // Serves what one read of the CQ returned (`n` entries, or a negative error).
   void handle_completions(fi_cq_data_entry* entries, ssize_t n);
@@ -335,6 +339,9 @@ class Transport {
   template <typename Ready>
   void progress_until(const char* call, Ready ready, int pe = -1);
   void post_receive(Incoming* slot);
+  // Applies the atomic of a request or run request that `context`, a receive buffer, holds
+  // (read_cq()); it leaves the answer to deliver().
+  void apply_request(void* context);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);
   void wait_software(const char* call);
@@ -372,12 +379,12 @@ class Transport {
   // Signals that ride on writes (ofi_signal.cc).  A PE sent one (ledger_.note_signal()) is
   // confirmed by confirm_writes() with confirm_signals(): a write whose remote CQ data asks
   // the target's progress for an answer, which it sends once it has applied every signal
-  // that came before.  apply_signals(): under the lock, right after `n` entries were read
-  // from the CQ, applies the signals among them and returns the entries left, so that no
-  // thread answers a confirmation before the signals ahead of it are applied.
-  // answer_confirmation(): answers `data` if it asks for a confirmation.
+  // that came before.  apply_signal(): under the lock, as `entry` is read from the CQ,
+  // applies it if it is a signal (true), so that no thread answers a confirmation before the
+  // signals ahead of it are applied.  answer_confirmation(): answers `data` if it asks for a
+  // confirmation.
   void confirm_signals(const char* call, const std::vector<int>& pes);
-  ssize_t apply_signals(fi_cq_data_entry* entries, ssize_t n);
+  bool apply_signal(const fi_cq_data_entry& entry);
   bool answer_confirmation(uint64_t data);
   // Sends a software-path answer (or a probe's answer) to `pe` (ofi_software_atomic.cc).
   void send_answer(const Message& answer, int pe);

@@ -24,7 +24,11 @@ inline size_t atomic_type_size(AtomicType type) {
 // its operands.
 struct Message {
   // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
-  enum Kind : uint8_t { Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6 } kind;
+  // Applied: a request or run request that the target's read of the CQ applied (in the
+  // order of arrival), its answer still to send; never on the wire.
+  enum Kind : uint8_t {
+    Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6, Applied = 7
+  } kind;
   AtomicOp op;
   AtomicType type;
   uint8_t segment;

@@ -40,9 +40,15 @@ void Transport::count_pe_turn() {
 
 ssize_t Transport::read_cq(fi_cq_data_entry* entries) {
   const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
-  for (ssize_t i = 0; i < n; ++i)
-    entries[i].op_context = local_.complete(entries[i].op_context, entries[i].flags & FI_REMOTE_CQ_DATA);
-  return apply_signals(entries, n);
+  ssize_t kept = 0;
+  for (ssize_t i = 0; i < n; ++i) {
+    fi_cq_data_entry& e = entries[i];
+    e.op_context = local_.complete(e.op_context, e.flags & FI_REMOTE_CQ_DATA);
+    if (apply_signal(e)) continue;
+    apply_request(e.op_context);
+    entries[kept++] = e;
+  }
+  return n < 0 ? n : kept;
 }
 
 void Transport::progress() {

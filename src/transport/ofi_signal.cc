@@ -48,24 +48,18 @@ bool Transport::signal_rides_write(int signal_segment, uint64_t signal_offset, u
          signal_offset / 8 < (uint64_t{1} << kWordBits) && value >> kValueBits == 0 && signal_segment < kSegments;
 }
 
-ssize_t Transport::apply_signals(fi_cq_data_entry* entries, ssize_t n) {
-  ssize_t kept = 0;
-  for (ssize_t i = 0; i < n; ++i) {
-    const fi_cq_data_entry& e = entries[i];
-    // A counted write of this PE's own that carried a signal: some providers (sockets) set
-    // FI_REMOTE_CQ_DATA on its completion as well.
-    if (!(e.flags & FI_REMOTE_CQ_DATA) || e.op_context == &counted_write_ || !signal_class(e.data) ||
-        (e.data & kConfirmation)) {
-      entries[kept++] = e;
-      continue;
-    }
-    const int segment = (e.data & kSegmentBit) ? 1 : 0;
-    const uint64_t word = e.data >> kValueBits & ((uint64_t{1} << kWordBits) - 1);
-    const uint64_t value = e.data & ((uint64_t{1} << kValueBits) - 1);
-    auto* signal = reinterpret_cast<uint64_t*>(base_[segment] + word * 8);
-    shm::amo(e.data & kAdd ? shm::AmoOp::Add : shm::AmoOp::Set, signal, value);
-  }
-  return n < 0 ? n : kept;
+bool Transport::apply_signal(const fi_cq_data_entry& e) {
+  // A counted write of this PE's own that carried a signal: some providers (sockets) set
+  // FI_REMOTE_CQ_DATA on its completion as well.
+  if (!(e.flags & FI_REMOTE_CQ_DATA) || e.op_context == &counted_write_ || !signal_class(e.data) ||
+      (e.data & kConfirmation))
+    return false;
+  const int segment = (e.data & kSegmentBit) ? 1 : 0;
+  const uint64_t word = e.data >> kValueBits & ((uint64_t{1} << kWordBits) - 1);
+  const uint64_t value = e.data & ((uint64_t{1} << kValueBits) - 1);
+  auto* signal = reinterpret_cast<uint64_t*>(base_[segment] + word * 8);
+  shm::amo(e.data & kAdd ? shm::AmoOp::Add : shm::AmoOp::Set, signal, value);
+  return true;
 }
 
 bool Transport::answer_confirmation(uint64_t data) {

@@ -187,17 +187,27 @@ void Transport::send_notification(const char* call, int pe, uint64_t data) {
   post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
 }
 
-bool Transport::deliver(Incoming* slot) {
-  const Message m = slot->head;
-  if (m.kind == Message::RunRequest) {
-    // Applied before the buffer is posted again; answered like a single request.
+void Transport::apply_request(void* context) {
+  auto* slot = static_cast<Incoming*>(context);
+  if (inbox_.empty() || slot < inbox_.data() || slot >= inbox_.data() + inbox_.size()) return;
+  Message& m = slot->head;
+  if (m.kind == Message::Request) {
+    m.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);  // the answer's
+  } else if (m.kind == Message::RunRequest) {
     const size_t size = atomic_type_size(m.type);
     for (uint64_t i = 0; i < m.compare; ++i) {
       uint64_t operand = 0;
       memcpy(&operand, slot->operands + i * size, size);
       apply(m.op, m.type, base_[m.segment] + m.offset + i * size, operand, 0);
     }
+  } else {
+    return;
   }
+  m.kind = Message::Applied;
+}
+
+bool Transport::deliver(Incoming* slot) {
+  const Message m = slot->head;
   post_receive(slot);
   if (m.kind == Message::Notification) {
     notification_handler_(m.operand);
@@ -216,15 +226,10 @@ bool Transport::deliver(Incoming* slot) {
     software_answered_.fetch_add(1, std::memory_order_acq_rel);
     return true;
   }
+  // A probe, or a request applied by read_cq(): a request's answer carries the old value.
   Message answer = m;
-  if (m.kind == Message::Probe) {
-    answer.kind = Message::ProbeAnswer;
-    answer.origin = my_pe_;
-  } else {
-    answer.kind = Message::Answer;
-    if (m.kind == Message::Request)
-      answer.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);
-  }
+  answer.kind = m.kind == Message::Probe ? Message::ProbeAnswer : Message::Answer;
+  if (m.kind == Message::Probe) answer.origin = my_pe_;
   send_answer(answer, m.origin);
   return false;
 }

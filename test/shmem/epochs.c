@@ -235,7 +235,7 @@ static void test_generic(struct object *obj) {
  * is not atomic loses another's.  ACC elements per array, the first ONE_BY_ONE of them in
  * calls of one element (more than a hybrid queue holds), the rest in one call (more 8-byte
  * elements than one network atomic of tcp carries: 2036). */
-enum { ACC = 2500, ONE_BY_ONE = 40, ACC_ROUNDS = 3, HAMMER = 20000 };
+enum { ACC = 2500, ONE_BY_ONE = 40, ACC_ROUNDS = 3, HAMMER = 20000, DPAIRS = 256 };
 struct accumulated {
   unsigned long hammer[8]; /* SUM from every PE at once, on PE 0 */
   double dhammer[8];
@@ -248,7 +248,7 @@ struct accumulated {
   float fmax[ACC];
   double dmin[ACC];
   long order[64]; /* one origin's updates of different operations, in order */
-  double dorder[2];
+  double dorder[1 + DPAIRS];
 };
 
 static void accumulate_ulong(shmemx_win_t win, unsigned long *dest, const unsigned long *source, int op, int pe) {
@@ -396,7 +396,9 @@ static void test_accumulate(void) {
   /* One origin, one exclusive lock epoch: updates of one element by different operations
    * land in program order, however the strategy queues (and folds) them.  order[0..3]: SUM,
    * SUM, REPLACE, SUM, BXOR; order[4..35]: single SUMs, then a REPLACE of 32 elements at once,
-   * then a SUM; dorder[0]: REPLACE then a floating-point SUM. */
+   * then a SUM; dorder[0]: REPLACE then a floating-point SUM; dorder[1..DPAIRS]: the same,
+   * element by element (two messages each across nodes, many chances for the target to
+   * apply them out of order). */
   static long lone[40], lbig[32];
   for (int i = 0; i < 32; ++i) lbig[i] = 1000 + i;
   lone[0] = 5, lone[1] = 7, lone[2] = 100, lone[3] = 3, lone[4] = 1;
@@ -412,6 +414,12 @@ static void test_accumulate(void) {
   shmemx_win_long_accumulate(win, &acc->order[4], &lone[4], 1, SHMEMX_WIN_SUM, right);
   shmemx_win_double_accumulate(win, &acc->dorder[0], &dset, 1, SHMEMX_WIN_REPLACE, right);
   shmemx_win_double_accumulate(win, &acc->dorder[0], &dadd1, 1, SHMEMX_WIN_SUM, right);
+  static double dsets[1 + DPAIRS]; /* a source must not change until its epoch ends */
+  for (int i = 1; i <= DPAIRS; ++i) {
+    dsets[i] = i;
+    shmemx_win_double_accumulate(win, &acc->dorder[i], &dsets[i], 1, SHMEMX_WIN_REPLACE, right);
+    shmemx_win_double_accumulate(win, &acc->dorder[i], &dadd1, 1, SHMEMX_WIN_SUM, right);
+  }
   shmemx_win_unlock(win, right);
   shmem_barrier_all();
   CHECK(acc->order[0] == (103 ^ 1), "ordered updates: order[0] = %ld, expected %d", acc->order[0], 103 ^ 1);
@@ -421,6 +429,11 @@ static void test_accumulate(void) {
       break;
     }
   CHECK(acc->dorder[0] == 2.5, "ordered updates: dorder[0] = %g, expected 2.5", acc->dorder[0]);
+  for (int i = 1; i <= DPAIRS; ++i)
+    if (acc->dorder[i] != i + 0.5) {
+      CHECK(0, "ordered updates: dorder[%d] = %g, expected %g", i, acc->dorder[i], i + 0.5);
+      break;
+    }
 
   /* The generic form on unsigned long: one more SUM from every PE. */
   shmemx_win_fence(win);
