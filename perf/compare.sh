@@ -5,7 +5,8 @@
 # See perf/README.md.
 #
 # Usage: perf/compare.sh -e VAR=A,B [options] PROGRAM [-- options for PROGRAM]
-#   -e VAR=A,B the variable and its two settings, e.g. TANDEM_AGGREGATE=off,on
+#   -e VAR=A,B the variable and its two settings, e.g. TANDEM_AGGREGATE=off,on; a setting of
+#              "-" leaves VAR unset (e.g. TANDEM_OFI_REQUIRE=-,mr_local)
 #   -b BUILD   build folder (default: build at the top of the tree)
 #   -o DIR     results folder (default: perf/results/PROGRAM-<date>-<time>)
 #   -n ROUNDS  rounds, each running both settings (default 3)
@@ -74,7 +75,8 @@ if [ "$report_only" = 0 ]; then
   for ((r = 1; r <= rounds; r++)); do
     for value in "$a" "$b"; do
       echo "compare.sh: round $r/$rounds, $var=$value" >&2
-      env "$var=$value" timeout 900 "${launch[@]}" "$build/perf/$program" "$@" \
+      if [ "$value" = - ]; then set_var=(-u "$var"); else set_var=("$var=$value"); fi
+      env "${set_var[@]}" timeout 900 "${launch[@]}" "$build/perf/$program" "$@" \
         >"$out/round$r-$value.csv" 2>"$out/round$r-$value.err"
     done
   done
