@@ -82,6 +82,9 @@ static void rounds(enum order_kind kind, shmem_ctx_t ctx, uint64_t *data) {
     shmem_long_atomic_inc(&ack, left);
   }
   rounds_done += ROUNDS;
+  /* The last round's nbi put may still read its source (a provider may read it again, as an
+   * RDMA NIC retransmitting does) until quiet completes it, though its flag has arrived. */
+  shmem_quiet();
   free(source);
 }
 
