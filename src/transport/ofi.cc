@@ -294,7 +294,10 @@ LocalMemory::Buffer Transport::stage(const char* call, const void* p, size_t byt
   if (local_.plain()) return b;
   progress_until(call, [&] {
     std::lock_guard<SpinLock> lock(mutex_);
-    return in ? local_.incoming(call, const_cast<void*>(p), bytes, hold, &b) : local_.outgoing(call, p, bytes, hold, &b);
+    if (!(in ? local_.incoming(call, const_cast<void*>(p), bytes, hold, &b) : local_.outgoing(call, p, bytes, hold, &b)))
+      return false;
+    local_.check(call, b.at, bytes, b.desc);
+    return true;
   });
   return b;
 }
@@ -387,7 +390,6 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   if (flags & FI_COMPLETION) {
     post_with(call, "a write to", pe, owner, hold, [&](void* context_to_post) {
       msg.context = context_to_post;
-      if (!injected) local_.check(call, buffer.at, bytes, desc);
       return fi_writemsg(ep_, &msg, flags);
     });
   } else {
@@ -409,7 +411,6 @@ void Transport::read_message(const char* call, int pe, int segment, uint64_t off
   reads_issued_.fetch_add(1, std::memory_order_acq_rel);
   post_with(call, "a read from", pe, context, hold, [&](void* context_to_post) {
     msg.context = context_to_post;
-    local_.check(call, buffer.at, bytes, desc);
     return fi_readmsg(ep_, &msg, FI_COMPLETION);
   });
 }
@@ -449,7 +450,6 @@ void Transport::post_atomic(const char* call, int pe, int segment, uint64_t offs
     atomics_issued_.fetch_add(1, std::memory_order_acq_rel);
     writes_issued_.fetch_add(1, std::memory_order_acq_rel);
     return post_with(call, "an atomic on", pe, slot, hold, [&](void* context) {
-      local_.check(call, operands.at, size, operands.desc);
       return write_atomic(peer, operands, 1, address, key, ftype, fop, context);
     });
   }
@@ -464,15 +464,12 @@ void Transport::post_atomic(const char* call, int pe, int segment, uint64_t offs
     fi_ioc result_ioc{results.at, 1};
     void* operand_desc = operands.desc;
     void* result_desc = results.desc;
-    local_.check(call, operands.at, size, operand_desc);
-    local_.check(call, results.at, size, result_desc);
     const fi_rma_ioc target{address, 1, key};
     fi_msg_atomic msg = atomic_message(&operand_ioc, &target, peer, ftype, fop, context);
     msg.desc = &operand_desc;
     if (op != AtomicOp::CompareSwap) return fi_fetch_atomicmsg(ep_, &msg, &result_ioc, &result_desc, 1, FI_COMPLETION);
     fi_ioc comparand_ioc{comparand.at, 1};
     void* comparand_desc = comparand.desc;
-    local_.check(call, comparand.at, size, comparand_desc);
     return fi_compare_atomicmsg(ep_, &msg, &comparand_ioc, &comparand_desc, 1, &result_ioc, &result_desc, 1,
                                 FI_COMPLETION);
   });
@@ -512,7 +509,6 @@ void Transport::atomic_array(const char* call, int pe, int segment, uint64_t off
     atomics_issued_.fetch_add(1, std::memory_order_acq_rel);
     writes_issued_.fetch_add(1, std::memory_order_acq_rel);
     post_with(call, "an atomic on", pe, &counted_atomic_, hold, [&](void* context) {
-      local_.check(call, chunk_operands.at, chunk * size, chunk_operands.desc);
       return write_atomic(peer, chunk_operands, chunk, address + done * size, key, kTypes[static_cast<int>(type)],
                           kOps[static_cast<int>(op)], context);
     });

@@ -316,7 +316,8 @@ class Transport {
   void post_with(const char* call, const char* what, int pe, void* owner, const LocalMemory::Hold& hold,
                  Issue issue);
   // `p` (`bytes` that the operation reads, or with `in` writes) as the provider gets it
-  // (LocalMemory::outgoing, incoming), driving progress while no bounce slot is free.
+  // (LocalMemory::outgoing, incoming), driving progress while no bounce slot is free; its
+  // descriptor checked where TANDEM_OFI_REQUIRE imposed FI_MR_LOCAL (LocalMemory::check).
   LocalMemory::Buffer stage(const char* call, const void* p, size_t bytes, bool in, LocalMemory::Hold* hold);
 
   // The software atomic path (its messages: ofi_message.h).

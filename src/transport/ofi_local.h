@@ -55,7 +55,6 @@ class LocalMemory {
   void open(fid_domain* domain, fid_ep* ep, const Rules& rules, const Rules& checked, size_t contexts,
             size_t bounce_bytes);
   void close();
-  bool descriptors() const { return rules_.mr_local; }
 
   // Registers [base, base + bytes) with `access` (FI_READ, FI_REMOTE_WRITE, ...), bound to
   // the endpoint where the provider asks; a region with local access is a buffer the

@@ -14,6 +14,14 @@
 
 namespace tandem::ofi {
 
+// The entry of `pool` (`n` of them: batches, operand slots, receive buffers) that `context`
+// is, or null.
+template <typename Entry>
+Entry* entry_of(Entry* pool, size_t n, void* context) {
+  auto* entry = static_cast<Entry*>(context);
+  return pool && entry >= pool && entry < pool + n ? entry : nullptr;
+}
+
 template <typename Issue>
 void Transport::post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue) {
   timeout_.issued(pe);

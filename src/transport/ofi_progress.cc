@@ -21,13 +21,6 @@ namespace tandem::ofi {
 
 namespace {
 thread_local bool helper_thread = false;  // the progress thread, not a PE's own
-
-// The entry of `pool` (`n` of them: batches, operand slots) that `context` is, or null.
-template <typename Entry>
-Entry* entry_of(Entry* pool, size_t n, void* context) {
-  auto* entry = static_cast<Entry*>(context);
-  return pool && entry >= pool && entry < pool + n ? entry : nullptr;
-}
 }  // namespace
 
 void Transport::mark_helper_thread() { helper_thread = true; }

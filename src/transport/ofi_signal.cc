@@ -125,8 +125,7 @@ void Transport::write_then(const char* call, int pe, int segment, uint64_t offse
 }
 
 bool Transport::signal_data_landed(void* context) {
-  const auto* slot = static_cast<const Incoming*>(context);
-  if (!inbox_.empty() && slot >= inbox_.data() && slot < inbox_.data() + inbox_.size()) return false;
+  if (entry_of(inbox_.data(), inbox_.size(), context)) return false;
   auto* pending = static_cast<PendingSignal*>(context);
   if (pending->reads) count_read();
   else count_write();

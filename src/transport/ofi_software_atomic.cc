@@ -147,7 +147,6 @@ void Transport::software_atomic_run(const char* call, int pe, int segment, uint6
     fi_msg message = one_buffer(&iov, &desc, peer);
     post_with(call, "an atomic request to", pe, run, hold, [&](void* context) {
       message.context = context;
-      local_.check(call, buffer.at, bytes, desc);
       return fi_sendmsg(ep_, &message, FI_COMPLETION);
     });
     done += n;
@@ -155,8 +154,8 @@ void Transport::software_atomic_run(const char* call, int pe, int segment, uint6
 }
 
 bool Transport::run_sent(void* context) {
-  Outgoing* run = static_cast<Outgoing*>(context);
-  if (!runs_ || run < &runs_[0] || run >= &runs_[kRunsInFlight]) return false;
+  Outgoing* run = entry_of(runs_.get(), kRunsInFlight, context);
+  if (!run) return false;
   run->in_flight.store(false, std::memory_order_release);
   return true;
 }
@@ -169,7 +168,6 @@ void Transport::post_receive(Incoming* slot) {
   fi_msg message = one_buffer(&iov, &desc, FI_ADDR_UNSPEC);
   post_with("progress", "a receive for", my_pe_, slot, hold, [&](void* context) {
     message.context = context;
-    local_.check("progress", buffer.at, sizeof(Incoming), desc);
     return fi_recvmsg(ep_, &message, FI_COMPLETION);
   });
 }
@@ -188,8 +186,8 @@ void Transport::send_notification(const char* call, int pe, uint64_t data) {
 }
 
 void Transport::apply_request(void* context) {
-  auto* slot = static_cast<Incoming*>(context);
-  if (inbox_.empty() || slot < inbox_.data() || slot >= inbox_.data() + inbox_.size()) return;
+  Incoming* slot = entry_of(inbox_.data(), inbox_.size(), context);
+  if (!slot) return;
   Message& m = slot->head;
   if (m.kind == Message::Request) {
     m.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);  // the answer's
