@@ -84,13 +84,7 @@ void Transport::open(const char* call, const Settings& settings, char* const bas
   info_ = choice.info;
   order_ = choice.order;
   rules_ = choice.rules;
-  // What the provider does not impose itself is checked as it is followed (ofi_local.h).
-  const uint64_t modes = info_->mode | info_->tx_attr->mode | info_->rx_attr->mode;
-  emulated_ = Rules{};
-  emulated_.context = settings.required.context && !(modes & (FI_CONTEXT | FI_CONTEXT2));
-  emulated_.mr_local = settings.required.mr_local && !(info_->domain_attr->mr_mode & FI_MR_LOCAL);
-  emulated_.unordered = settings.required.unordered;
-  emulated_.no_atomics = settings.required.no_atomics;
+  emulated_ = choice.emulated;  // checked as it is followed (ofi_local.h)
   provider_ = info_->fabric_attr->prov_name;
   max_message_ = info_->ep_attr->max_msg_size ? info_->ep_attr->max_msg_size : SIZE_MAX;
   inject_size_ = info_->tx_attr->inject_size;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -43,7 +44,10 @@ std::string bit_names(uint64_t bits, const Bit (&names)[N]) {
   std::string out;
   for (const Bit& b : names)
     if (bits & b.bit) out += (out.empty() ? "" : "|") + std::string(b.name);
-  return out.empty() ? "0x" + std::to_string(bits) : out;
+  if (!out.empty()) return out;
+  char hex[24];
+  snprintf(hex, sizeof hex, "%#llx", static_cast<unsigned long long>(bits));  // a bit this list does not name
+  return hex;
 }
 
 // The provider's first layer: "tcp" of "tcp;ofi_rxm".
@@ -143,16 +147,25 @@ std::string diagnose(const std::string& name, int rc) {
          "): ordered or delivery-complete writes, with manual or automatic progress";
 }
 
-Rules in_force(const fi_info* info, const Rules& required) {
-  Rules r = required;
+// What `info` imposes, with `required` added; `emulated`: what of `required` it does not.
+Rules in_force(const fi_info* info, const Rules& required, Rules* emulated) {
   const uint64_t modes = info->mode | info->tx_attr->mode | info->rx_attr->mode;
   const int mr = info->domain_attr->mr_mode;
-  r.context = r.context || (modes & kModes) != 0;
-  r.mr_local = r.mr_local || (mr & FI_MR_LOCAL) != 0;
-  r.mr_raw = (mr & FI_MR_RAW) != 0;
-  r.mr_endpoint = (mr & FI_MR_ENDPOINT) != 0;
-  r.virtual_addresses = (mr & FI_MR_VIRT_ADDR) != 0;
-  r.provider_keys = (mr & FI_MR_PROV_KEY) != 0;
+  Rules imposed;
+  imposed.context = (modes & kModes) != 0;
+  imposed.mr_local = (mr & FI_MR_LOCAL) != 0;
+  imposed.mr_raw = (mr & FI_MR_RAW) != 0;
+  imposed.mr_endpoint = (mr & FI_MR_ENDPOINT) != 0;
+  imposed.virtual_addresses = (mr & FI_MR_VIRT_ADDR) != 0;
+  imposed.provider_keys = (mr & FI_MR_PROV_KEY) != 0;
+  *emulated = required;
+  emulated->context = required.context && !imposed.context;
+  emulated->mr_local = required.mr_local && !imposed.mr_local;
+  Rules r = imposed;
+  r.context = imposed.context || required.context;
+  r.mr_local = imposed.mr_local || required.mr_local;
+  r.unordered = required.unordered;
+  r.no_atomics = required.no_atomics;
   return r;
 }
 
@@ -176,7 +189,7 @@ Choice resolve(const std::string& name, const Rules& required) {
           c.info = found;
           c.order = order;
           c.atomics = atomics;
-          c.rules = in_force(found, required);
+          c.rules = in_force(found, required, &c.emulated);
           c.rules.no_atomics = !atomics;
           return c;
         }

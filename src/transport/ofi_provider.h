@@ -41,6 +41,7 @@ struct Choice {
   Order order = Order::None;
   bool atomics = false;     // the provider's atomics serve the types it has every operation on
   Rules rules;              // what the provider imposes, with what was required added
+  Rules emulated;           // what was required that the provider does not impose itself
   std::string problem;      // without info: why no provider can serve
 };
 
