@@ -1,25 +1,28 @@
-/* Two producer-consumer kernels, each with three ways to tell a PE its input arrived:
+/* Two producer-consumer kernels, each with four ways to tell a PE its input arrived:
  *   notify      shmemx_*_put_notify; the consumer waits on a request
- *   signal      shmem_*_put_signal with a signal word per message
- *   quiet_flag  put, shmem_quiet, then an atomic on a flag word
+ *   signal      shmem_*_put_signal (SHMEM_SIGNAL_SET) of a signal word per sender
+ *   fence_flag  put, shmem_fence, then a put of the flag word (shmem_uint64_p)
+ *   quiet_flag  put, shmem_quiet, then an atomic set of the flag word
+ * The signal and flag words count: message k from a sender sets its word to k.
  *
  * stencil: the PRK Synch_p2p pattern.  A grid of ROWS rows, whose columns are split between
  *   the PEs; A[i][j] = A[i-1][j] + A[i][j-1] - A[i-1][j-1], so row i of PE p needs the last
  *   value of row i on PE p-1: an 8-byte message per row and PE, pipelined along the PEs.
  *   The result is checked against the closed form (A[i][j] = i + j with the usual borders).
- *   Metric: notify_stencil_<method>_us (one sweep of the grid).
+ *   Metric: notify_stencil_<method>_us (one sweep of the grid by the slowest PE: the last
+ *   one, whose sweep includes the pipeline's fill).
  * tree: an allreduce of one 8-byte value over a 16-ary tree rooted at PE 0: each PE waits
  *   for its children's partial sums, adds its own, sends the sum to its parent; the root
  *   sends the total back down the same tree.  Checked every round.
- *   Metric: notify_tree_<method>_us (one allreduce).
+ *   Metric: notify_tree_<method>_us (one allreduce, the slowest PE's time).
  * The size column is the number of PEs. */
 /* perf_shmem.h first: it defines _GNU_SOURCE before any system header. */
 #include "perf_shmem.h"
 
 #include <shmemx.h>
 
-enum method { NOTIFY, SIGNAL, QUIET_FLAG, METHODS };
-static const char* const method_names[METHODS] = {"notify", "signal", "quiet_flag"};
+enum method { NOTIFY, SIGNAL, FENCE_FLAG, QUIET_FLAG, METHODS };
+static const char* const method_names[METHODS] = {"notify", "signal", "fence_flag", "quiet_flag"};
 
 #define ROWS 1024
 #define COLS_PER_PE 64
@@ -28,20 +31,34 @@ static const char* const method_names[METHODS] = {"notify", "signal", "quiet_fla
 static double edge[ROWS];      /* row i's last value from the left neighbour */
 static uint64_t edge_sig[ROWS]; /* per row: 1 once edge[i] arrived (signal, quiet_flag) */
 static long long partial[ARITY + 1];  /* children's sums ([0..ARITY-1]) and the total from the parent ([ARITY]) */
-static uint64_t up_count;    /* children's sums arrived (signal, quiet_flag): cumulative */
-static uint64_t down_count;  /* totals arrived from the parent: cumulative */
+static uint64_t up_sig[ARITY];  /* per child: the rounds whose sum arrived (all but notify) */
+static uint64_t down_sig;       /* the rounds whose total arrived from the parent */
 static int me, npes;
+static double my_time, slowest_time; /* symmetric: for the max reduction of the timings */
 
-/* Sends `bytes` at `src` into `dest` on `pe`, with tag `tag` (notify) or an add of 1 to
- * `sig` (signal, quiet_flag). */
-static void deliver(enum method m, void* dest, const void* src, size_t bytes, int pe, int tag, uint64_t* sig) {
+/* The slowest PE's time: a kernel is done when its last PE is.  Every PE calls it. */
+static double slowest(double t) {
+  my_time = t;
+  shmem_double_max_reduce(SHMEM_TEAM_WORLD, &slowest_time, &my_time, 1);
+  return slowest_time;
+}
+
+/* Sends `bytes` at `src` into `dest` on `pe`, with tag `tag` (notify) or then sets `sig`
+ * to `count` (signal, fence_flag, quiet_flag). */
+static void deliver(enum method m, void* dest, const void* src, size_t bytes, int pe, int tag, uint64_t* sig,
+                    uint64_t count) {
   switch (m) {
     case NOTIFY: shmemx_putmem_notify(dest, src, bytes, pe, tag); break;
-    case SIGNAL: shmem_putmem_signal(dest, src, bytes, sig, 1, SHMEM_SIGNAL_ADD, pe); break;
+    case SIGNAL: shmem_putmem_signal(dest, src, bytes, sig, count, SHMEM_SIGNAL_SET, pe); break;
+    case FENCE_FLAG:
+      shmem_putmem(dest, src, bytes, pe);
+      shmem_fence();
+      shmem_uint64_p(sig, count, pe);
+      break;
     case QUIET_FLAG:
       shmem_putmem(dest, src, bytes, pe);
       shmem_quiet();
-      shmem_uint64_atomic_add(sig, 1, pe);
+      shmem_uint64_atomic_set(sig, count, pe);
       break;
     case METHODS: break;
   }
@@ -66,10 +83,10 @@ static double stencil(enum method m, shmemx_notify_t* row_req, double* a) {
       row[0] = edge[i];
     }
     for (int j = 1; j < w; ++j) row[j] = above[j] + row[j - 1] - above[j - 1];
-    if (me + 1 < npes) deliver(m, &edge[i], &row[w - 1], sizeof(double), me + 1, i, &edge_sig[i]);
+    if (me + 1 < npes) deliver(m, &edge[i], &row[w - 1], sizeof(double), me + 1, i, &edge_sig[i], 1);
   }
   shmem_quiet();
-  const double t = perf_now_us() - t0;
+  const double t = slowest(perf_now_us() - t0);
   /* A[i][j] = i + j: check the last row. */
   long bad = 0;
   for (int j = 1; j < w; ++j) bad += a[(size_t)(ROWS - 1) * w + j] != (double)(ROWS - 1 + j0 + j - 1);
@@ -96,17 +113,18 @@ static double tree(enum method m, shmemx_notify_t up, shmemx_notify_t down, long
         shmemx_notify_start(up);
         shmemx_notify_wait(up, NULL);
       } else {
-        shmem_uint64_wait_until(&up_count, SHMEM_CMP_GE, (uint64_t)(children * (r + 1)));
+        shmem_uint64_wait_until_all(up_sig, (size_t)children, NULL, SHMEM_CMP_GE, (uint64_t)(r + 1));
       }
       for (int k = 0; k < children; ++k) sum += partial[k];
     }
     if (parent >= 0) {
-      deliver(m, &partial[(me - 1) % ARITY], &sum, sizeof sum, parent, 0, &up_count);
+      deliver(m, &partial[(me - 1) % ARITY], &sum, sizeof sum, parent, 0, &up_sig[(me - 1) % ARITY],
+              (uint64_t)(r + 1));
       if (m == NOTIFY) {
         shmemx_notify_start(down);
         shmemx_notify_wait(down, NULL);
       } else {
-        shmem_uint64_wait_until(&down_count, SHMEM_CMP_GE, (uint64_t)(r + 1));
+        shmem_uint64_wait_until(&down_sig, SHMEM_CMP_GE, (uint64_t)(r + 1));
       }
       sum = partial[ARITY];
     }
@@ -115,12 +133,12 @@ static double tree(enum method m, shmemx_notify_t up, shmemx_notify_t down, long
       shmem_global_exit(1);
     }
     for (int c = me * ARITY + 1; c <= me * ARITY + ARITY && c < npes; ++c)
-      deliver(m, &partial[ARITY], &sum, sizeof sum, c, 1, &down_count);
+      deliver(m, &partial[ARITY], &sum, sizeof sum, c, 1, &down_sig, (uint64_t)(r + 1));
   }
   shmem_quiet();
-  const double t = (perf_now_us() - t0) / (double)rounds;
-  shmem_barrier_all();
-  up_count = down_count = 0;
+  const double t = slowest((perf_now_us() - t0) / (double)rounds);
+  for (int k = 0; k < ARITY; ++k) up_sig[k] = 0;
+  down_sig = 0;
   shmem_barrier_all();
   return t;
 }
