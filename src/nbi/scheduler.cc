@@ -150,7 +150,14 @@ void Scheduler::hold(const char* call, const Op& op, const Op* behind) {
 }
 
 void Scheduler::update_signal(const char* call, const Target& signal, uint64_t value, bool add) {
-  if (!signal.mapped && network_ && network_->signal_rides_write(signal.segment, signal.offset, value)) {
+  if (signal.mapped && (!network_ || network_->cpu_signals())) {
+    // Signals from other nodes are applied by this node's CPUs too: a CPU atomic is atomic
+    // with respect to them.
+    if (network_) look_now_and_then();  // a program may spin on signal updates
+    shm::amo(add ? shm::AmoOp::Add : shm::AmoOp::Set, reinterpret_cast<uint64_t*>(signal.mapped), value);
+    return;
+  }
+  if (!signal.mapped) {
     note_network();
     return network_->put_signal_nbi(call, signal.pe, signal.segment, signal.offset, nullptr, 0, signal.segment,
                                     signal.offset, value, add);

@@ -49,8 +49,9 @@ class Scheduler {
   // A put-with-signal: `data`, then the signal update at `signal`, which never overtakes
   // it.  An nbi one whose data is held back holds its signal back behind it.
   void put_signal(const char* call, const Op& data, const Target& signal, uint64_t value, bool add, bool nbi);
-  // A signal update alone (shmem_signal_set/add, a put-with-signal of no data): on another
-  // node, an empty write carrying it where it rides on writes, else an atomic.
+  // A signal update alone (shmem_signal_set/add, a put-with-signal of no data): on a node
+  // peer a CPU atomic where the network's signals are applied by CPUs (cpu_signals()); on
+  // another node, an empty write carrying it where it rides on writes, else an atomic.
   void update_signal(const char* call, const Target& signal, uint64_t value, bool add);
   // Whether a put-with-signal to `remote` costs no more than the put: a node peer's signal
   // follows the copy, a network that keeps atomics behind writes posts it right behind the

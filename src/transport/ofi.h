@@ -187,6 +187,12 @@ class Transport {
   bool signal_rides_write(int signal_segment, uint64_t signal_offset, uint64_t value) const;
   // Whether signals ride on writes at all (for some values and places).
   bool signals_ride_writes() const { return order_ == Order::Rma && notify_by_data_; }
+  // Whether every signal update that comes from another node is applied by the target PE's
+  // CPU: riding on a write, or else on the software atomic path.  Then a node peer may
+  // update a signal with a CPU atomic, since signal updates need be atomic only with respect
+  // to one another (OpenSHMEM 1.6, 9.8.1).  Where the provider keeps atomics behind writes
+  // and has 64-bit atomics (which may be a NIC's), signals are its atomics, node peers' too.
+  bool cpu_signals() const { return order_ != Order::All || !native(AtomicType::UInt64); }
   // Completes every operation started so far.
   void quiet(const char* call);
   // Makes writes and atomics started so far land before any started afterwards (to any PE).
@@ -441,6 +447,9 @@ class Transport {
   struct PendingSignal;
   // Posts `bytes` as writes with a completion each; once the last has landed, progress()
   // carries out `then` (a signal or a notification).  Bytes > 0.
+  // The update of a signal that does not ride on a write: the provider's atomic, or a
+  // software atomic where cpu_signals().  No fence settled.
+  void post_signal(const char* call, int pe, int segment, uint64_t offset, uint64_t value, bool add);
   void write_then(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                   const PendingSignal& then);
   bool signal_data_landed(void* context);

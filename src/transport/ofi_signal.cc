@@ -2,7 +2,9 @@
 // notified access (put_notify, get_notify_nbi, notify).
 //
 // The signal must not arrive before the data.  Where the provider keeps atomics behind writes
-// (Order All): the data's writes, then the signal's atomic, posted at once.  Where it keeps
+// (Order All): the data's writes, then the signal's atomic, posted at once (the provider's,
+// or where it has no 64-bit atomics a software atomic, which its messages keep behind
+// writes too).  Where it keeps
 // writes in order among themselves (Order Rma) and carries remote CQ data, the signal rides
 // on the data's last write as that data (signal_rides_write()): the target's CQ reports it
 // once the data has landed, and its progress applies it with a CPU atomic.  One message, as
@@ -13,7 +15,10 @@
 // of it are applied (confirm_signals()).  Otherwise the data goes as delivery-complete
 // writes with a completion each (context: a PendingSignal), and the signal is posted by the
 // progress that sees the last of them land: the PE goes on at once, and quiet and fence
-// wait until every pending signal has been posted.
+// wait until every pending signal has been posted.  Except under Order All with the
+// provider's 64-bit atomics, a signal that does not ride is a software atomic
+// (post_signal()), so that every signal from another node is applied by the target's CPU
+// and node peers may update signals with CPU atomics (cpu_signals()).
 //
 // A notification rides on a write as its remote CQ data, which the target's CQ reports only
 // once the write's data has landed.  A get's notification must follow the read's completion
@@ -92,7 +97,6 @@ struct Transport::PendingSignal {
 
 void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                size_t bytes, int signal_segment, uint64_t signal_offset, uint64_t value, bool add) {
-  const AtomicOp op = add ? AtomicOp::Sum : AtomicOp::Write;
   if (signal_rides_write(signal_segment, signal_offset, value)) {
     flush(call);
     const char* from = static_cast<const char*>(source);
@@ -106,10 +110,17 @@ void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t o
   }
   if (order_ == Order::All || bytes == 0) {
     put(call, pe, segment, offset, source, bytes);
-    atomic(call, pe, signal_segment, signal_offset, op, AtomicType::UInt64, &value, nullptr, nullptr);
-    return;
+    settle_fence(call);
+    return post_signal(call, pe, signal_segment, signal_offset, value, add);
   }
   write_then(call, pe, segment, offset, source, bytes, PendingSignal{pe, signal_segment, signal_offset, value, add, 0});
+}
+
+void Transport::post_signal(const char* call, int pe, int segment, uint64_t offset, uint64_t value, bool add) {
+  flush(call);
+  const AtomicOp op = add ? AtomicOp::Sum : AtomicOp::Write;
+  if (cpu_signals()) return software_atomic(call, pe, segment, offset, op, AtomicType::UInt64, &value, nullptr, nullptr);
+  post_atomic(call, pe, segment, offset, op, AtomicType::UInt64, &value, nullptr, nullptr);
 }
 
 void Transport::write_then(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
@@ -147,8 +158,7 @@ void Transport::post_ready_signals() {
     if (p->notify)
       post_notification("progress", p->pe, value);
     else
-      post_atomic("progress", p->pe, p->segment, p->offset, p->add ? AtomicOp::Sum : AtomicOp::Write,
-                  AtomicType::UInt64, &value, nullptr, nullptr);
+      post_signal("progress", p->pe, p->segment, p->offset, value, p->add);
     delete p;
     signals_pending_.fetch_sub(1);
   }

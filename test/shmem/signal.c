@@ -2,7 +2,8 @@
  * neighbour with SHMEM_SIGNAL_SET and SHMEM_SIGNAL_ADD, blocking and nbi, typed, sized, mem
  * and ctx forms; the receiver waits on the signal alone and checks every word, so a signal
  * that becomes visible before its data is caught.  Then shmem_signal_fetch, signal_add,
- * signal_set and signal_wait_until with each comparison, and put_signal for every RMA type. */
+ * signal_set and signal_wait_until with each comparison, and put_signal for every RMA type;
+ * quiet and fence complete signals; concurrent signal updates from every PE add up. */
 #include <time.h>
 
 #include "common.h"
@@ -190,6 +191,35 @@ static void signal_completion(uint64_t *data, const uint64_t *source) {
   }
 }
 
+/* Signal updates from every PE at once on one word of every PE: shmem_signal_add of 1 and of
+ * 2^32 (a value too wide to ride on a write across nodes), and put-with-signal adding 1,
+ * blocking and nbi.  Signal updates are atomic with respect to one another (9.8.1): node
+ * peers, whose updates may be CPU atomics, and PEs on other nodes, whose updates the target
+ * applies, must not lose any. */
+#define TALLY_ROUNDS 300
+static uint64_t tally_sig;
+static uint64_t tally_data[4];
+static void signal_tally(void) {
+  const uint64_t wide = (uint64_t)1 << 32;
+  for (int r = 0; r < TALLY_ROUNDS; ++r) {
+    for (int k = 1; k <= npes; ++k) {
+      const int pe = (me + k) % npes;
+      const uint64_t v = (uint64_t)r;
+      shmem_signal_add(&tally_sig, 1, pe);
+      shmem_signal_add(&tally_sig, wide, pe);
+      shmem_putmem_signal(&tally_data[0], &v, sizeof v, &tally_sig, 1, SHMEM_SIGNAL_ADD, pe);
+      shmem_putmem_signal_nbi(&tally_data[1], &v, sizeof v, &tally_sig, 1, SHMEM_SIGNAL_ADD, pe);
+    }
+  }
+  shmem_quiet();
+  shmem_barrier_all();
+  const uint64_t each = (uint64_t)TALLY_ROUNDS * (uint64_t)npes;
+  const uint64_t expected = each * 3 + each * wide;
+  CHECK(tally_sig == expected, "signal updates from all PEs: %llu, expected %llu (%llu x 2^32 + %llu)",
+        (unsigned long long)tally_sig, (unsigned long long)expected, (unsigned long long)(tally_sig >> 32),
+        (unsigned long long)(tally_sig & 0xffffffffu));
+}
+
 int main(void) {
   test_init();
   me = shmem_my_pe();
@@ -210,6 +240,7 @@ int main(void) {
   signal_routines();
   every_type();
   signal_completion(data, source);
+  signal_tally();
   shmem_ctx_destroy(ctx);
   free(source);
   shmem_free(data);
