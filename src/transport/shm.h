@@ -31,11 +31,28 @@ inline void store_once(char* to, const char* from, size_t bytes) {
 // the two.  And it writes the end of a medium copy before its middle.  So the last 8 bytes
 // (all of a smaller copy) are stored on their own, after a fence that orders the rest, whose
 // large copies use weakly ordered string or non-temporal stores, before them.
+//
+// The rest goes forward in 64-byte blocks from 512 bytes to 8 KiB.  glibc (2.36) copies
+// 512 bytes to 2 KiB with a loop that runs backward where source and destination share
+// their offset within a page, as a stream of puts from one buffer to another does; in such a
+// stream (perf/put_bw) its copies of 1 and 2 KiB moved 4.7 and 8.1 GB/s against 14 at 512
+// bytes and 4 KiB, and the forward blocks 14-20 GB/s from 512 bytes to 8 KiB.
+inline void copy_forward(char* t, const char* f, size_t bytes) {
+  constexpr size_t kBlock = 64, kFrom = 512, kUpTo = 8192;
+  if (bytes < kFrom || bytes > kUpTo) {
+    memcpy(t, f, bytes);
+    return;
+  }
+  size_t done = 0;
+  for (; done + kBlock <= bytes; done += kBlock) __builtin_memcpy(t + done, f + done, kBlock);
+  memcpy(t + done, f + done, bytes - done);
+}
+
 inline void copy(void* to, const void* from, size_t bytes) {
   char* t = static_cast<char*>(to);
   const char* f = static_cast<const char*>(from);
   if (bytes > 8) {
-    memcpy(t, f, bytes - 8);
+    copy_forward(t, f, bytes - 8);
 #if defined(__x86_64__) || defined(__i386__)
     if (bytes > 2048) __builtin_ia32_sfence();
 #endif
