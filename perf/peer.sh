@@ -10,9 +10,11 @@
 #               which then gets -A -M 4M: the active-set routines, which every
 #               OpenSHMEM has, 8 B to 4 MiB)
 #   -c OSHCC    the peer's compiler wrapper (default /usr/bin/oshcc: Open MPI's OSHMEM)
-#   -l LAUNCH   the peer's launcher, before -n (default for Open MPI's:
-#               "/usr/bin/oshrun --oversubscribe --bind-to none --mca osc ^rdma")
-#   -N NAME     the peer's name in the report (default: from the launcher's --version)
+#   -l LAUNCH   the peer's launcher, before -n; shell words, quotes allowed (default: the
+#               oshrun beside OSHCC; for Open MPI's with "--oversubscribe --bind-to none
+#               --mca osc ^rdma", for Sandia OpenSHMEM's under "setarch x86_64 -R" with
+#               "--oversubscribe --bind-to none")
+#   -N NAME     the peer's name in the report (default: its SHMEM_VENDOR_STRING and version)
 #   -b BUILD    Tandem's build folder (default: build at the top of the tree)
 #   -o DIR      results folder (default: perf/results/peer-PROGRAM-<date>-<time>)
 #   -n ROUNDS   rounds, each running both (default 3)
@@ -57,27 +59,39 @@ args=("$@")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 [ -x "$peer_cc" ] || { echo "peer.sh: no peer compiler $peer_cc (-c)" >&2; exit 1; }
 peer_dir=$(dirname "$peer_cc")
-if [ -z "$peer_launch" ]; then
-  peer_launch="$peer_dir/oshrun"
-  # Open MPI's oshrun: 2 cores need --oversubscribe; its finalize crashes with the rdma
-  # one-sided component; the benchmarks pin themselves.
-  if "$peer_launch" --version 2>&1 | grep -qiE 'open ?mpi|openrte'; then
-    peer_launch="$peer_launch --oversubscribe --bind-to none --mca osc ^rdma"
-    [ "$internode" = no ] || peer_launch="$peer_launch -x UCX_TLS=tcp,self --mca btl tcp,self --mca pml ob1 -x PERF_SOLO_POLL"
-  fi
-fi
-read -r -a peer_launch_words <<<"$peer_launch"
-if [ -z "$peer_name" ]; then
-  version=$("${peer_launch_words[0]}" --version 2>&1 | head -1)
-  case $version in
-    *OpenRTE* | *"Open MPI"*) peer_name="Open MPI ${version##* } OSHMEM" ;;
-    *) peer_name=${version:-peer} ;;
-  esac
-fi
 tandem_launch=("$build/tools/oshrun/oshrun")
 [ -x "$build/perf/$program" ] || { echo "peer.sh: build perf/$program first (make -C $build perf)" >&2; exit 1; }
 out=${out:-"$here/results/peer-$program-$(date +%Y%m%d-%H%M)"}
 mkdir -p "$out"
+# Which implementation the peer is: its header's vendor string and version, printed by a
+# program that does not start OpenSHMEM.
+printf '#include <stdio.h>\n#include <shmem.h>\nint main(void) { printf("%%s (OpenSHMEM %%d.%%d)\\n", SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION); return 0; }\n' >"$out/vendor.c"
+"$peer_cc" -o "$out/vendor" "$out/vendor.c" 2>/dev/null || { echo "peer.sh: $peer_cc cannot build a program" >&2; exit 1; }
+vendor=$("$out/vendor" 2>/dev/null || true)
+if [ -z "$peer_launch" ]; then
+  peer_launch="$peer_dir/oshrun"
+  case $vendor in
+    *[Oo]pen*MPI* | *open-mpi*)
+      # Open MPI's oshrun: 2 cores need --oversubscribe; its finalize crashes with the rdma
+      # one-sided component; the benchmarks pin themselves.
+      peer_launch="$peer_launch --oversubscribe --bind-to none --mca osc ^rdma"
+      [ "$internode" = no ] || peer_launch="$peer_launch -x UCX_TLS=tcp,self --mca btl tcp,self --mca pml ob1 -x PERF_SOLO_POLL" ;;
+    *Sandia*)
+      # Sandia OpenSHMEM's oshrun runs mpirun; a build with CMA needs the address space
+      # laid out alike in every process (no randomisation).
+      peer_launch="setarch $(uname -m) -R $peer_launch --oversubscribe --bind-to none" ;;
+  esac
+fi
+eval "peer_launch_words=($peer_launch)"
+if [ -z "$peer_name" ]; then
+  case $vendor in
+    *[Oo]pen*MPI* | *open-mpi*)
+      version=$("$peer_dir/oshrun" --version 2>&1 | head -1)
+      peer_name="Open MPI ${version##* } OSHMEM" ;;
+    "") peer_name=peer ;;
+    *) peer_name=$vendor ;;
+  esac
+fi
 peer_bin="$out/$program.peer"
 "$peer_cc" -O2 -I"$here" -o "$peer_bin" "$here/$program.c" -lm ||
   { echo "peer.sh: $peer_cc could not build perf/$program.c" >&2; exit 1; }
