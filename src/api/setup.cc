@@ -171,12 +171,11 @@ void runtime_init(const char* call, int requested_threads) {
     network = &network_transport();
     const int cores = core_count();
     const int spare = spare_core_for(r.my_machine_index, r.machine_pes, cores);
-    // auto: a thread on a core without a PE when the machine has one; otherwise a watchdog
-    // (every provider runs with manual progress here, so a PE that computes or spins on
-    // memory without calling the library would stall the peers that reach into it).
-    const bool proxy = r.config.progress_thread == Config::Switch::On ||
-                       (r.config.progress_thread == Config::Switch::Auto && spare >= 0);
-    const bool watchdog = r.config.progress_thread == Config::Switch::Auto && !proxy;
+    // Unless off: a thread woken by the traffic for this PE, on a core without a PE when the
+    // machine has one (every provider runs with manual progress here, so a PE that computes
+    // or spins on memory without calling the library would stall the peers that reach into
+    // it).
+    const bool proxy = r.config.progress_thread != Config::Switch::Off;
     char* const bases[ofi::Transport::kSegments] = {r.heap.base, r.data.base};
     const size_t sizes[ofi::Transport::kSegments] = {r.heap.size, r.data.size};
     ofi::Transport::Settings settings;
@@ -200,7 +199,6 @@ void runtime_init(const char* call, int requested_threads) {
     auto duty = [&](Config::Switch s) { return proxy && (s == Config::Switch::On || (s == Config::Switch::Auto && own_core)); };
     scheduler().set_progress_thread(own_core, duty(r.config.proxy_writes), duty(r.config.proxy_copies));
     if (proxy) progress_thread().start(network, spare);
-    else if (watchdog) progress_thread().start_watchdog(network);
   }
   // What every wait does each turn: drain this PE's notification ring (a node peer may be
   // held back by a full one; nothing to drain before notify::init), and drive the network
@@ -255,7 +253,6 @@ void runtime_init(const char* call, int requested_threads) {
       printf("  network: atomics: %s; progress thread %s\n",
              atomic_paths(*network).c_str(),
              !progress_thread().running() ? "off"
-             : progress_thread().watchdog() ? "a watchdog (no core without a PE: it helps a PE that stops driving progress)"
              : progress_thread().own_core()
                  ? ("on core " + std::to_string(progress_thread().core()) +
                     (scheduler().proxy_writes() ? ", posts large writes" : "") +

@@ -46,29 +46,9 @@ int spare_core_for(int machine_index, int machine_pes, int cores) {
   return cores - 1 - machine_index % spare;
 }
 
-void ProgressThread::start_watchdog(ofi::Transport* network) {
-  network_ = network;
-  core_ = -1;
-  watchdog_ = true;
-  stopping_ = false;
-  thread_ = std::thread([this] { watch(); });
-}
-
-void ProgressThread::watch() {
-  ofi::Transport::mark_helper_thread();
-  while (!stopping_.load(std::memory_order_acquire)) {
-    network_->nap(kWatchdogNapUs);
-    // The PE's own turns (it waits in the library) need no help, and a turn of ours would
-    // only contend for its lock.
-    if (stopping_.load(std::memory_order_acquire) || network_->pe_driving()) continue;
-    network_->assist();
-  }
-}
-
 void ProgressThread::start(ofi::Transport* network, int core) {
   network_ = network;
   core_ = core;
-  watchdog_ = false;
   busy_network = network;
   busy_own_core = core >= 0;
   stopping_ = false;

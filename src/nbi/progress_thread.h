@@ -1,8 +1,8 @@
 // The communication proxy: a thread that drives the network's progress while the PE
 // computes, so that peers' puts, gets and atomics on this PE's memory complete with
 // manual-progress providers.  It sleeps in the provider's wait object when idle, and is
-// pinned (hwloc) to a core the node's PEs leave free, when there is one; without one (the
-// default), it runs as a watchdog that helps only a PE that stopped driving progress.
+// pinned (hwloc) to a core the node's PEs leave free, when there is one; without one, it
+// shares its PE's core and keeps off while the PE drives progress itself.
 #pragma once
 
 #include <atomic>
@@ -21,27 +21,16 @@ class ProgressThread {
   // wait object does not wake for them) and runs the scheduler's Ops for it
   // (Scheduler::run_held).
   void start(ofi::Transport* network, int core);
-  // Starts it as a watchdog instead (no core of its own, TANDEM_PROGRESS_THREAD=auto): it
-  // naps kWatchdogNapUs at a time, woken by nothing but the clock and stop(), and drives one
-  // turn of progress (Transport::assist()) only when its PE drove none since the last look.
-  // A PE that waits in the library pays nothing but a relaxed store per turn and a context
-  // switch per nap; a PE that computes or spins on memory without calling the library
-  // still lets its peers' operations land within about a nap.
-  void start_watchdog(ofi::Transport* network);
   void stop();
   bool running() const { return thread_.joinable(); }
-  bool watchdog() const { return watchdog_; }
-  static constexpr int kWatchdogNapUs = 1000;
   // The core it was given (a core without a PE), or -1.
   int core() const { return core_; }
   bool own_core() const { return core_ >= 0; }
 
  private:
   void run();
-  void watch();
   ofi::Transport* network_ = nullptr;
   int core_ = -1;
-  bool watchdog_ = false;
   std::atomic<bool> stopping_{false};
   std::thread thread_;
 };

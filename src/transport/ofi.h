@@ -217,8 +217,8 @@ class Transport {
   // the software atomics that arrived.
   void progress();
   // One look at the network for a call that a PE may spin on without waiting in the library
-  // (a test, a signal fetch, a wait whose condition already holds, an atomic or copy on
-  // node-local memory): writes the open batch, then one read of the completion queue, which
+  // (a test, a signal fetch, an atomic or copy on node-local memory, now and then a wait
+  // whose condition already holds): writes the open batch, then one read of the completion queue, which
   // with a manual-progress provider is what lets peers' operations on this PE land and this
   // PE's own queued operations leave.  It never waits for the lock: a thread holding it is
   // in the provider, progressing the endpoint already.
@@ -230,18 +230,10 @@ class Transport {
   // data.  With `busy` (a progress thread with a core of its own, which keeps pushing writes
   // out with push() while its PE computes or copies) the call returns at once while busy()
   // says there is work, and a write too large to be injected, or wake_if_sleeping(), ends
-  // its sleep.
+  // its sleep.  While the PE drives progress itself the call only pauses (50 us, doubling
+  // up to 400 us while the PE keeps driving); otherwise it first writes a batch of puts no
+  // put joined since its last look, and sleeps at most 1 ms while a batch is open.
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr);
-  // The watchdog progress thread's sleep: up to `timeout_us` in ppoll(2) on the wake pipe
-  // alone, so that incoming traffic does not wake it (on a core shared with its PE, each
-  // wake-up would be a context switch); wake() ends it early.
-  void nap(int timeout_us);
-  // The watchdog's turn, for a PE that drove no progress since the last look (it computes,
-  // or spins on memory without calling the library): writes a batch no put joined since the
-  // last look, then one read of the completion queue, which with a manual-progress provider
-  // lands peers' operations on this PE and moves this PE's own.  It never waits for the
-  // lock: a PE thread that holds it drives progress already.
-  void assist();
   // Called by the progress thread when it starts: its turns of progress are not the PE's.
   static void mark_helper_thread();
   // Whether the PE's threads drove progress since the progress thread last asked: they wait
@@ -268,7 +260,7 @@ class Transport {
 
  private:
   static constexpr int kCqBatch = 8;  // completion entries read per turn
-  // One read of the CQ, skipped when another thread holds the lock (look() and assist()).
+  // One read of the CQ, skipped when another thread holds the lock (look()).
   void read_cq_unless_busy();
   // One read of the CQ under the lock: the entries' contexts back to their owners
   // (LocalMemory::complete), then, entry by entry, the signals among them applied
@@ -508,6 +500,7 @@ class Transport {
   std::atomic<bool> sleeping_{false};
   std::atomic<uint64_t> pe_turns_{0};  // progress() calls by PE threads
   uint64_t pe_turns_seen_ = 0;         // the progress thread's last look (pe_driving())
+  long driving_pause_us_ = 50;         // wait_for_activity()'s pause while the PE drives
   // Counted operations are counted as issued before they are posted, and as done when the
   // CQ reports them (whichever thread reads it): done at least as large as issued means
   // every counted operation posted so far has completed.

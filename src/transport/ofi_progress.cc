@@ -72,21 +72,6 @@ void Transport::read_cq_unless_busy() {
   handle_completions(entries, n);
 }
 
-void Transport::nap(int timeout_us) {
-  pollfd wake{wake_pipe_[0], POLLIN, 0};
-  const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
-  if (ppoll(&wake, 1, &timeout, nullptr) > 0) {
-    char drained[16];
-    ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
-    (void)ignored;
-  }
-}
-
-void Transport::assist() {
-  flush_if_idle();
-  read_cq_unless_busy();
-}
-
 void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
   if (n == -FI_EAVAIL) report_error("progress");
   bool own = false;  // an operation of this PE's completed (the network timeout's measure)
@@ -135,13 +120,23 @@ void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
   // the thread still leaves the core mostly idle.
   constexpr int kPollSleepUs = 50;
   // While the PE drives progress itself (it waits in the library), the thread keeps off the
-  // lock and looks again every kPollSleepUs: a turn of its own would only make the PE wait.
+  // lock and looks again after a pause that doubles, from kPollSleepUs, while the PE keeps
+  // driving: a turn of its own would only make the PE wait, and each look costs the PE's
+  // core a switch.
+  constexpr int kDrivingPauseMaxUs = 400;
   if (pe_driving()) {
-    const timespec pause{0, kPollSleepUs * 1000L};
+    const timespec pause{0, driving_pause_us_ * 1000L};
     pollfd wake{wake_pipe_[0], POLLIN, 0};
     ppoll(&wake, 1, &pause, nullptr);
+    driving_pause_us_ = driving_pause_us_ * 2 > kDrivingPauseMaxUs ? kDrivingPauseMaxUs : driving_pause_us_ * 2;
     return;
   }
+  driving_pause_us_ = kPollSleepUs;
+  // A batch of puts that its PE left open while it computes goes out once no put has joined
+  // it for a look: the sleep then lasts at most kOpenBatchLookUs.
+  constexpr int kOpenBatchLookUs = 1000;
+  flush_if_idle();
+  if (batch_open_.load(std::memory_order_acquire) && timeout_us > kOpenBatchLookUs) timeout_us = kOpenBatchLookUs;
   progress();
   bool may_sleep = true;
   if (wait_fd_ >= 0) {

@@ -1,6 +1,6 @@
 /* Progress while the target computes: PE 1 computes for 2 s without calling the library,
  * and meanwhile PE 0 does puts, gets and atomics on PE 1's memory.  With a progress thread
- * (TANDEM_PROGRESS_THREAD=on, or auto, the default: a watchdog when no core is free) they
+ * (TANDEM_PROGRESS_THREAD=auto, the default, or on) they
  * must all complete while PE 1 is still computing: PE 0 checks that PE 1's "computing" flag,
  * which PE 1 clears only after its compute phase, is still set when its last operation has
  * completed.  Without one (off) they must still complete correctly once PE 1 calls the

@@ -249,12 +249,10 @@ set_tests_properties(busy_target_software PROPERTIES
 tandem_shmem_run(busy_target_software_default "api;internode" 2 busy_target --nodes 2)
 unset(T_ENV)
 
-# A target that computes for 2 s without calling the library: with a progress thread (on, or
-# the default's watchdog), PE 0's operations on it complete during that time (the program
+# A target that computes for 2 s without calling the library: with a progress thread (the
+# default), PE 0's operations on it complete during that time (the program
 # checks it); without (off), they complete correctly once it calls the library again.
 tandem_shmem_run(busy_target_default "api;internode" 2 busy_target --nodes 2)
-tandem_shmem_run(busy_target_progress_thread "api;internode" 2 busy_target --nodes 2)
-set_tests_properties(busy_target_progress_thread PROPERTIES ENVIRONMENT "TANDEM_PROGRESS_THREAD=on")
 tandem_shmem_run(busy_target_no_progress_thread "api;internode" 2 busy_target --nodes 2)
 set_tests_properties(busy_target_no_progress_thread PROPERTIES ENVIRONMENT "TANDEM_PROGRESS_THREAD=off")
 
