@@ -47,7 +47,7 @@ class Backoff {
 };
 
 // One look at the network, for calls that look at memory once without waiting (the test
-// routines, shmem_signal_fetch): a PE may spin on them,
+// routines, shmem_signal_fetch, a wait whose condition already holds): a PE may spin on them,
 // or poll with them and sleep in between, and with a manual-progress provider the operations
 // that peers aim at this PE (and its own queued ones) move only when it calls into the
 // network; without this, a correct program starves the PEs that write to it.  Cheap: without
@@ -70,13 +70,13 @@ inline void look_now_and_then() {
 }
 
 // Polls `ready()` until it returns true, waiting in `call`.  A condition that already holds
-// still gets a look (a program may spin on such a wait), but with PEs on other nodes only
-// the look now and then that local accesses get: a PE that runs behind its producer finds
-// most of its waits satisfied, and with tcp a look is a system call (it cost a pipeline of
-// put-with-signal 3 us a row).
+// still gets its look at the network (see drive_progress()): a program may spin on such a
+// wait, and a PE that leaves a wait at once may stop calling the library (a barrier, then
+// a long computation) while a provider that sends only when driven (sockets) still holds
+// what it posted, such as its own arrival at that barrier.
 template <typename Ready>
 inline void wait_until_ready(const char* call, Ready ready) {
-  if (ready()) return rt().spans_nodes ? look_if_due() : drive_progress();
+  if (ready()) return drive_progress();
   Backoff backoff(call);
   while (!ready()) backoff.pause();
 }

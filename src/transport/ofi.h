@@ -217,8 +217,8 @@ class Transport {
   // the software atomics that arrived.
   void progress();
   // One look at the network for a call that a PE may spin on without waiting in the library
-  // (a test, a signal fetch, an atomic or copy on node-local memory, now and then a wait
-  // whose condition already holds): writes the open batch, then one read of the completion queue, which
+  // (a test, a signal fetch, a wait whose condition already holds, an atomic or copy on
+  // node-local memory): writes the open batch, then one read of the completion queue, which
   // with a manual-progress provider is what lets peers' operations on this PE land and this
   // PE's own queued operations leave.  It never waits for the lock: a thread holding it is
   // in the provider, progressing the endpoint already.
