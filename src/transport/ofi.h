@@ -437,11 +437,11 @@ class Transport {
   // buffer; post_ready_signals() posts the signals and notifications whose data has landed
   // or been read, wait_signals() waits until none is left to post.
   struct PendingSignal;
-  // Posts `bytes` as writes with a completion each; once the last has landed, progress()
-  // carries out `then` (a signal or a notification).  Bytes > 0.
   // The update of a signal that does not ride on a write: the provider's atomic, or a
   // software atomic where cpu_signals().  No fence settled.
   void post_signal(const char* call, int pe, int segment, uint64_t offset, uint64_t value, bool add);
+  // Posts `bytes` as writes with a completion each; once the last has landed, progress()
+  // carries out `then` (a signal or a notification).  Bytes > 0.
   void write_then(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                   const PendingSignal& then);
   bool signal_data_landed(void* context);

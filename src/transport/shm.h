@@ -23,16 +23,7 @@ inline void store_once(char* to, const char* from, size_t bytes) {
   }
 }
 
-// A copy to or from a node peer's memory, as programs that poll the last word of a put
-// expect it to land: every byte of that word is written once, and after the rest.  memcpy
-// promises neither.  glibc copies 8 to 15 bytes with two overlapping 8-byte stores, so an
-// 8-byte put writes its word twice: a peer that saw the first store and reset the word (the
-// ping-pong of a flag) sees the old value come back when the writer is preempted between
-// the two.  And it writes the end of a medium copy before its middle.  So the last 8 bytes
-// (all of a smaller copy) are stored on their own, after a fence that orders the rest, whose
-// large copies use weakly ordered string or non-temporal stores, before them.
-//
-// The rest goes forward in 64-byte blocks from 512 bytes to 8 KiB.  glibc (2.36) copies
+// copy()'s bulk: forward in 64-byte blocks from 512 bytes to 8 KiB.  glibc (2.36) copies
 // 512 bytes to 2 KiB with a loop that runs backward where source and destination share
 // their offset within a page, as a stream of puts from one buffer to another does; in such a
 // stream (perf/put_bw) its copies of 1 and 2 KiB moved 4.7 and 8.1 GB/s against 14 at 512
@@ -48,6 +39,14 @@ inline void copy_forward(char* t, const char* f, size_t bytes) {
   memcpy(t + done, f + done, bytes - done);
 }
 
+// A copy to or from a node peer's memory, as programs that poll the last word of a put
+// expect it to land: every byte of that word is written once, and after the rest.  memcpy
+// promises neither.  glibc copies 8 to 15 bytes with two overlapping 8-byte stores, so an
+// 8-byte put writes its word twice: a peer that saw the first store and reset the word (the
+// ping-pong of a flag) sees the old value come back when the writer is preempted between
+// the two.  And it writes the end of a medium copy before its middle.  So the last 8 bytes
+// (all of a smaller copy) are stored on their own, after a fence that orders the rest, whose
+// large copies use weakly ordered string or non-temporal stores, before them.
 inline void copy(void* to, const void* from, size_t bytes) {
   char* t = static_cast<char*>(to);
   const char* f = static_cast<const char*>(from);
