@@ -101,12 +101,13 @@ void Transport::open(const char* call, const Settings& settings, char* const bas
   check(call, fi_av_open(domain_, &av_attr, &av_, nullptr), "fi_av_open");
   fi_cq_attr cq_attr{};
   cq_attr.format = FI_CQ_FORMAT_DATA;  // remote CQ data: notifications
-  cq_attr.wait_obj = settings.waitable ? FI_WAIT_FD : FI_WAIT_NONE;
+  cq_attr.wait_obj = settings.waitable && wait_object_rests(provider_) ? FI_WAIT_FD : FI_WAIT_NONE;
   // Room for a completion of everything the endpoint can have in flight at once (posts
   // beyond that are refused until progress has read completions).
   cq_attr.size = info_->tx_attr->size + info_->rx_attr->size;
-  // A provider without wait objects on its queues (shm) gets a queue without one: then
-  // wait_for_activity() polls with short sleeps instead.
+  // A provider without wait objects on its queues (shm), or with one that never rests (net
+  // of libfabric 1.17), gets a queue without one: then wait_for_activity() polls with short
+  // sleeps instead.
   if (cq_attr.wait_obj != FI_WAIT_NONE && fi_cq_open(domain_, &cq_attr, &cq_, nullptr) != 0) {
     cq_ = nullptr;
     cq_attr.wait_obj = FI_WAIT_NONE;

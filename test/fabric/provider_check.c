@@ -11,6 +11,9 @@
  *   message        a 40-byte message sent with fi_inject is received, and so is its answer
  *   write-read     50 times: a delivery-complete write of 128 KiB, then a read of it back,
  *                  which must return what was written
+ *   wait-rests     with a wait object on the completion queue (FI_WAIT_FD): once a write's
+ *                  completion was read and fi_trywait succeeds, the wait object's file
+ *                  descriptor is not readable, so a thread can sleep on it
  *
  * Each case prints "PROVIDER CASE: ok", "not offered" (an atomic the provider lacks, which
  * Tandem then serves in software) or "fails: why"; the exit status is the number of cases
@@ -22,6 +25,7 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,6 +54,7 @@ struct side {
   struct fid_mr *mr;
   fi_addr_t peer;
   int virtual_addresses;
+  int wait_fd; /* the CQ's wait object (wait-rests), else -1 */
 };
 
 static uint64_t target[kWords + kBig / 8]; /* the child's registered words, then a large buffer */
@@ -67,8 +72,9 @@ static void die(const char *what, int rc) {
   exit(100);
 }
 
-/* An endpoint like Tandem's: RDM, RMA and atomics, delivery-complete writes. */
-static void open_side(const char *provider, struct side *s) {
+/* An endpoint like Tandem's: RDM, RMA and atomics, delivery-complete writes; its CQ with a
+ * wait object when `waitable` and the provider has one to give. */
+static void open_side(const char *provider, int waitable, struct side *s) {
   struct fi_info *hints = fi_allocinfo(), *info = NULL;
   hints->caps = FI_RMA | FI_ATOMIC | FI_MSG | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE | FI_SEND | FI_RECV;
   hints->ep_attr->type = FI_EP_RDM;
@@ -79,14 +85,22 @@ static void open_side(const char *provider, struct side *s) {
   if (rc) die("fi_getinfo", rc);
   s->virtual_addresses = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
   struct fi_av_attr av = {.type = FI_AV_TABLE};
-  struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_DATA};
+  struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_DATA, .wait_obj = waitable ? FI_WAIT_FD : FI_WAIT_NONE};
+  s->wait_fd = -1;
+  s->cq = NULL;
   if ((rc = fi_fabric(info->fabric_attr, &s->fabric, NULL)) || (rc = fi_domain(s->fabric, info, &s->domain, NULL)) ||
-      (rc = fi_endpoint(s->domain, info, &s->ep, NULL)) || (rc = fi_av_open(s->domain, &av, &s->av, NULL)) ||
-      (rc = fi_cq_open(s->domain, &cq, &s->cq, NULL)) || (rc = fi_ep_bind(s->ep, &s->av->fid, 0)) ||
+      (rc = fi_endpoint(s->domain, info, &s->ep, NULL)) || (rc = fi_av_open(s->domain, &av, &s->av, NULL)))
+    die("opening the endpoint", rc);
+  if (waitable && fi_cq_open(s->domain, &cq, &s->cq, NULL) != 0) { /* none to give */
+    s->cq = NULL;
+    cq.wait_obj = FI_WAIT_NONE;
+  }
+  if ((!s->cq && (rc = fi_cq_open(s->domain, &cq, &s->cq, NULL))) || (rc = fi_ep_bind(s->ep, &s->av->fid, 0)) ||
       (rc = fi_ep_bind(s->ep, &s->cq->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION)) ||
       (rc = fi_ep_bind(s->ep, &s->cq->fid, FI_RECV)) ||
       (rc = fi_enable(s->ep)))
     die("opening the endpoint", rc);
+  if (cq.wait_obj != FI_WAIT_NONE && fi_control(&s->cq->fid, FI_GETWAIT, &s->wait_fd) != 0) s->wait_fd = -1;
   rc = fi_mr_reg(s->domain, target, sizeof target, FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 1, 0, &s->mr, NULL);
   if (rc) die("fi_mr_reg", rc);
   fi_freeinfo(hints);
@@ -130,6 +144,13 @@ static int completion(struct side *s, double seconds) {
     if (rc_) return "the provider refuses the operation";                         \
   } while (0)
 
+/* A delivery-complete 8-byte write of source[0] to `base` that completes into the CQ. */
+static ssize_t write_word(struct side *s, uint64_t base, uint64_t key, struct fi_context *context) {
+  struct fi_msg_rma m = {.msg_iov = &(struct iovec){source, 8}, .iov_count = 1, .addr = s->peer,
+                         .rma_iov = &(struct fi_rma_iov){base, 8, key}, .rma_iov_count = 1, .context = context};
+  return fi_writemsg(s->ep, &m, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+}
+
 /* The parent's side of one case; returns NULL when the case holds, else why not. */
 static const char *run_case(const char *name, struct side *s, const struct exchange *x) {
   const uint64_t base = s->virtual_addresses ? x->base : 0;
@@ -167,11 +188,7 @@ static const char *run_case(const char *name, struct side *s, const struct excha
                                             .rma_iov = &(struct fi_rma_iov){base + 8 * (i % kWords), 8, x->key},
                                             .rma_iov_count = 1},
                        FI_INJECT));
-    POST(fi_writemsg(s->ep,
-                     &(struct fi_msg_rma){.msg_iov = &(struct iovec){source, 8}, .iov_count = 1, .addr = s->peer,
-                                          .rma_iov = &(struct fi_rma_iov){base, 8, x->key}, .rma_iov_count = 1,
-                                          .context = &context},
-                     FI_COMPLETION | FI_DELIVERY_COMPLETE));
+    POST(write_word(s, base, x->key, &context));
     if (!completion(s, 10)) return "no completion within 10 s";
     struct fi_cq_data_entry e;
     for (double t0 = now(); !x->streamed; fi_cq_read(s->cq, &e, 1))
@@ -198,6 +215,22 @@ static const char *run_case(const char *name, struct side *s, const struct excha
     }
     return NULL;
   }
+  if (!strcmp(name, "wait-rests")) {
+    if (s->wait_fd < 0) return ""; /* not offered: Tandem polls with short sleeps */
+    POST(write_word(s, base, x->key, &context));
+    if (!completion(s, 2)) return "no completion within 2 s";
+    struct fi_cq_data_entry e;
+    for (int tries = 0;; ++tries) { /* the target may still be answering: at most 2 s */
+      if (fi_cq_read(s->cq, &e, 1) == 1) return "a completion came that nothing asked for";
+      struct fid *fids[1] = {&s->cq->fid};
+      if (fi_trywait(s->fabric, fids, 1) == FI_SUCCESS &&
+          poll(&(struct pollfd){.fd = s->wait_fd, .events = POLLIN}, 1, 0) == 0)
+        return NULL;
+      if (tries == 2000)
+        return "the wait object stays readable after every completion was read and fi_trywait succeeded";
+      usleep(1000);
+    }
+  }
   if (!strcmp(name, "message")) {
     POST(fi_inject(s->ep, source, 40, s->peer));
     return completion(s, 2) ? NULL : "no answer within 2 s";
@@ -216,7 +249,7 @@ static int check(const char *provider, const char *name) {
   const pid_t child = fork();
   const int me = child == 0;
   struct side s;
-  open_side(provider, &s);
+  open_side(provider, !strcmp(name, "wait-rests"), &s);
   x[me]->name_len = sizeof x[me]->name;
   if (fi_getname(&s.ep->fid, x[me]->name, &x[me]->name_len)) die("fi_getname", 0);
   x[me]->base = (uint64_t)(uintptr_t)target;
@@ -264,9 +297,9 @@ static int check(const char *provider, const char *name) {
 }
 
 int main(int argc, char **argv) {
-  static const char *cases[] = {"empty-write", "fetch-read", "fetch-add", "inject-stream", "message", "write-read"};
+  static const char *cases[] = {"empty-write", "fetch-read", "fetch-add", "inject-stream", "message", "write-read", "wait-rests"};
   if (argc < 2) {
-    fprintf(stderr, "usage: provider_check PROVIDER [empty-write|fetch-read|fetch-add|inject-stream|message|write-read...]\n");
+    fprintf(stderr, "usage: provider_check PROVIDER [empty-write|fetch-read|fetch-add|inject-stream|message|write-read|wait-rests...]\n");
     return 100;
   }
   int failed = 0;

@@ -2,12 +2,16 @@
 # label "fabric".  shm's empty delivery-complete write never completes (Tandem writes a byte
 # instead), so that case is left out for it; udp;ofi_rxd and ofi_mrail, which Tandem refuses,
 # fail cases of their own (man 7 tandem, PROVIDERS).
+# net's wait object never rests before libfabric 1.20 (a progress thread polls there
+# instead: ofi_provider.cc, wait_object_rests), so wait-rests is left out for it.
 set(check "${TANDEM_BUILD}/test/fabric/provider_check")
-foreach(provider "tcp;ofi_rxm" sockets net)
+foreach(provider "tcp;ofi_rxm" sockets)
   string(REPLACE ";" "_" name "provider_check_${provider}")
   add_test(${name} "${check}" "${provider}")
   set_tests_properties(${name} PROPERTIES LABELS "fabric" TIMEOUT 120)
 endforeach()
+add_test(provider_check_net "${check}" net empty-write fetch-read fetch-add inject-stream message write-read)
+set_tests_properties(provider_check_net PROPERTIES LABELS "fabric" TIMEOUT 120)
 add_test(provider_check_shm "${check}" shm fetch-read fetch-add inject-stream message)
 set_tests_properties(provider_check_shm PROPERTIES LABELS "fabric" TIMEOUT 120)
 # tandem_info's table of the providers: which it takes, which it refuses and why.
