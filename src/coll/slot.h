@@ -25,8 +25,12 @@ struct alignas(64) Slot {
   // whose data that PE has delivered here.
   alignas(64) uint64_t joined[Group::kBankStamps];
   alignas(64) uint64_t delivered[Group::kBankStamps];
+  // team_sync by node: the arrivals of the node's other PEs at its leader, all told, and the
+  // last barrier the leader has released its node from.
+  alignas(64) uint64_t node_arrivals;
+  alignas(64) uint64_t node_released;
 };
-static_assert(sizeof(Slot) == 101120, "TANDEM_TEAMS in the configuration table gives this size");
+static_assert(sizeof(Slot) == 101248, "TANDEM_TEAMS in the configuration table gives this size");
 
 // TANDEM_TEAMS slots, symmetric (teams_init).
 extern Slot* team_slots;

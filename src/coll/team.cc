@@ -46,6 +46,28 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
   team.direct_calls = 0;
   team.direct_pieces = 0;
   team.one_node = std::all_of(team.pes.begin(), team.pes.end(), [&](int pe) { return r.is_local(pe); });
+  // A leader per node: the member of lowest rank there.
+  std::vector<int> leader_of(static_cast<size_t>(r.nodes), -1);  // by node
+  team.leaders.clear();
+  team.node_members = 0;
+  bool mapped_node = true;  // the node's members map each other's memory
+  for (size_t i = 0; i < team.pes.size(); ++i) {
+    const int node = r.node_of[static_cast<size_t>(team.pes[i])];
+    if (leader_of[static_cast<size_t>(node)] < 0) {
+      leader_of[static_cast<size_t>(node)] = static_cast<int>(i);
+      team.leaders.push_back(static_cast<int>(i));
+    }
+    if (node == r.node) {
+      ++team.node_members;
+      mapped_node = mapped_node && r.is_local(team.pes[i]);
+    }
+  }
+  team.leader = team.rank < 0 ? -1 : leader_of[static_cast<size_t>(r.node)];
+  const auto mine = std::find(team.leaders.begin(), team.leaders.end(), team.rank);
+  team.leader_index = mine == team.leaders.end() ? -1 : static_cast<int>(mine - team.leaders.begin());
+  // By node only where it saves rounds across the network: on one node, or with one PE a
+  // node, the team syncs as one.
+  if (team.one_node || team.leaders.size() == team.pes.size() || !mapped_node) team.leaders.clear();
   // The counters, boxes and stamps count from 0 again.  Nothing of the slot's previous team
   // is still on its way here: this PE waited for every count, every broadcast sent to it and
   // every read of its memory before it left that team; and no PE of the new team writes here before the split's last
@@ -61,6 +83,8 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
     __atomic_store_n(&s.reads, 0, __ATOMIC_RELAXED);
     for (uint64_t& joined : s.joined) __atomic_store_n(&joined, 0, __ATOMIC_RELAXED);
     for (uint64_t& delivered : s.delivered) __atomic_store_n(&delivered, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s.node_arrivals, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&s.node_released, 0, __ATOMIC_RELAXED);
   }
   used_slots.take(slot);
 }
@@ -115,13 +139,15 @@ int team_world_pe(const char* call, const Team& team, int rank) {
   return team.pes[static_cast<size_t>(rank)];
 }
 
-void team_sync(const char* call, Team& team) {
-  const int n = team.size();
-  if (n == 1) return;
-  const uint64_t epoch = ++team.epoch;
+namespace {
+
+// The dissemination barrier `epoch` of `n` parties on the counters of `team`'s slot: this PE
+// is party `me`, and party i is world PE pe_of(i).
+template <typename PeOf>
+void disseminate(const char* call, Team& team, int n, int me, uint64_t epoch, PeOf pe_of) {
   Slot& slot = team_slots[team.slot];
   for (int k = 0, distance = 1; distance < n; ++k, distance <<= 1) {
-    const int partner = team.pes[static_cast<size_t>((team.rank + distance) % n)];
+    const int partner = pe_of((me + distance) % n);
     const Target remote = locate(call, "barrier counter", &slot.counters[k], sizeof(uint64_t), partner);
     // Each counter has one sender for the team's life (the rank 2^k behind), so a node
     // peer's is bumped with a CPU atomic even where atomics go through the network, and
@@ -134,6 +160,31 @@ void team_sync(const char* call, Team& team) {
     uint64_t* mine = &slot.counters[k];
     wait_until_ready(call, [&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) >= goal; });
   }
+}
+
+}  // namespace
+
+void team_sync(const char* call, Team& team) {
+  const int n = team.size();
+  if (n == 1) return;
+  const uint64_t epoch = ++team.epoch;
+  if (team.leaders.empty())
+    return disseminate(call, team, n, team.rank, epoch, [&](int i) { return team.pes[static_cast<size_t>(i)]; });
+  Slot& mine = team_slots[team.slot];
+  if (team.leader_index < 0) {
+    // Arrive at the leader, then wait for its release.
+    const int leader = team.pes[static_cast<size_t>(team.leader)];
+    auto* arrivals = reinterpret_cast<uint64_t*>(locate(call, "barrier counter", &mine.node_arrivals, sizeof(uint64_t), leader).mapped);
+    auto* released = reinterpret_cast<uint64_t*>(locate(call, "barrier counter", &mine.node_released, sizeof(uint64_t), leader).mapped);
+    __atomic_fetch_add(arrivals, 1, __ATOMIC_RELEASE);
+    wait_until_ready(call, [&] { return __atomic_load_n(released, __ATOMIC_ACQUIRE) >= epoch; });
+    return;
+  }
+  const uint64_t arrived = epoch * static_cast<uint64_t>(team.node_members - 1);
+  wait_until_ready(call, [&] { return __atomic_load_n(&mine.node_arrivals, __ATOMIC_ACQUIRE) >= arrived; });
+  disseminate(call, team, static_cast<int>(team.leaders.size()), team.leader_index, epoch,
+              [&](int i) { return team.pes[static_cast<size_t>(team.leaders[static_cast<size_t>(i)])]; });
+  __atomic_store_n(&mine.node_released, epoch, __ATOMIC_RELEASE);
 }
 
 bool team_split(const char* call, Team& parent, int count, const std::vector<int>* members,

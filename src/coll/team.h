@@ -10,7 +10,11 @@
 // round k each PE counts the barrier on the counter k of the PE 2^k ranks ahead (adds 1, or
 // over an ordered network writes the count) and waits for its own counter k to reach the
 // number of barriers so far.  A team starts its counters from 0 at its creation; then a
-// barrier costs one remote update per round and nothing else.
+// barrier costs one remote update per round and nothing else.  A team that spans nodes with
+// more than one of its PEs on some node syncs in three steps instead: the PEs of each node
+// count their arrival at the node's leader (its member of lowest rank) with CPU atomics, the
+// leaders alone run the dissemination across nodes, and each leader releases its node with
+// one store; so only log2(nodes) rounds cross the network, not log2(PEs).
 //
 // The deprecated active-set collectives name their PEs with (PE_start, logPE_stride,
 // PE_size) and bring their own pSync array, which must hold SHMEM_SYNC_VALUE again between
@@ -56,6 +60,11 @@ struct Team {
   uint64_t direct_calls = 0;  // collectives that used Group::direct
   uint64_t direct_pieces = 0;  // the pieces that they delivered, all told
   bool one_node = true;      // every PE of the team on this node (its memory mapped here)
+  // The barrier by node (see above); `leaders` is empty where the team syncs as one.
+  std::vector<int> leaders;  // the team rank of each node's leader, ascending
+  int leader = -1;           // the team rank of this node's leader
+  int leader_index = -1;     // this PE's place in `leaders`, or -1
+  int node_members = 0;      // the team's PEs on this node, this one included
 
   int size() const { return static_cast<int>(pes.size()); }
 };

@@ -99,6 +99,9 @@ tandem_shmem_test(rma_sized)
 tandem_shmem_test(put_flag)
 tandem_shmem_test(order)
 tandem_shmem_test(barrier)
+# Barriers by node (a leader per node): nodes of 2 and 1 PEs, and of 3 and 2.
+tandem_shmem_run(barrier_np3_nodes2 "api;internode" 3 barrier --nodes 2)
+tandem_shmem_run(barrier_np5_nodes2 "api;internode" 5 barrier --nodes 2)
 tandem_shmem_test(signal)
 tandem_shmem_test(p2p)
 # Notified access: matching, the unexpected queue, back-pressure, all forms; with threads;
@@ -178,6 +181,7 @@ tandem_shmem_test(collectives NP 1 2 3 4)
 # fcollects take there.
 tandem_shmem_run(collectives_np8_nodes8 "api;internode" 8 collectives --nodes 8)
 tandem_shmem_run(collectives_np8_nodes2 "api;internode" 8 collectives --nodes 2)
+tandem_shmem_run(teams_np3_nodes2 "api;internode" 3 teams --nodes 2)
 tandem_shmem_test(collectives_legacy NP 1 2 3 4)
 # Window epochs under each issue strategy (adaptive by default); hybrid also with a queue of
 # one (a target is opened by its first operation).
