@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -29,6 +28,7 @@ struct shmemx_notify_req {
   // request back to Inactive without it (the fields above are final by then).
   std::atomic<State> state{State::Inactive};
   uint64_t started = 0;  // its place in the start order
+  shmemx_notify_req* next = nullptr;  // the request started after it for the same pair
 
   bool matches(int from, int with) const {
     return (source == SHMEMX_ANY_PE || source == from) && (tag == SHMEMX_ANY_TAG || tag == with);
@@ -66,7 +66,9 @@ size_t ring_offset = 0;  // in the heap, the same on every PE
 // The target side, one per process: guarded by `mutex`, a lock that spins (every section
 // it guards is short, and a waiter's turn is on the path of every notification).  Started
 // requests wait in start order: those for one (source, tag) in a queue of their own, found
-// in one lookup, and those with a wildcard in a list that every arrival scans.  An arrival
+// in one lookup and linked through the requests themselves (an arrival touches no memory
+// but the pair's entry and its request), and those with a wildcard in a list that every
+// arrival scans.  An arrival
 // goes to the earlier started of the first request in its queue and the first wildcard
 // request that matches.
 SpinLock mutex;
@@ -77,19 +79,32 @@ struct PairHash {
                                  static_cast<uint32_t>(k.second));
   }
 };
-std::unordered_map<std::pair<int, int>, std::deque<Request*>, PairHash> exact;
+struct Queue {
+  Request* first = nullptr;
+  Request* last = nullptr;
+  void push(Request* r) {
+    r->next = nullptr;
+    (last ? last->next : first) = r;
+    last = r;
+  }
+  void pop() {
+    first = first->next;
+    if (!first) last = nullptr;
+  }
+};
+std::unordered_map<std::pair<int, int>, Queue, PairHash> exact;
 std::vector<Request*> wildcard;
 // The queue of the pair last looked up (a producer-consumer pair asks for the same one over
 // and over); queues are never erased, so the pointer stays valid.
 std::pair<int, int> last_pair{SHMEMX_ANY_PE, SHMEMX_ANY_TAG};
-std::deque<Request*>* last_queue = nullptr;
+Queue* last_queue = nullptr;
 
-std::deque<Request*>* queue_of(const std::pair<int, int>& pair, bool make) {
+Queue* queue_of(const std::pair<int, int>& pair, bool make) {
   if (last_queue && pair == last_pair) return last_queue;
   auto it = exact.find(pair);
   if (it == exact.end()) {
     if (!make) return nullptr;
-    it = exact.emplace(pair, std::deque<Request*>()).first;
+    it = exact.emplace(pair, Queue()).first;
   }
   last_pair = pair;
   return last_queue = &it->second;
@@ -106,14 +121,14 @@ bool count(Request* r, int source, int tag) {
 }
 
 void deliver_locked(int source, int tag) {
-  std::deque<Request*>* queue = queue_of({source, tag}, false);
-  Request* first = queue && !queue->empty() ? queue->front() : nullptr;
+  Queue* queue = queue_of({source, tag}, false);
+  Request* first = queue ? queue->first : nullptr;
   auto w = wildcard.begin();
   while (w != wildcard.end() && !(*w)->matches(source, tag)) ++w;
   if (w != wildcard.end() && (!first || (*w)->started < first->started)) {
     if (count(*w, source, tag)) wildcard.erase(w);
   } else if (first) {
-    if (count(first, source, tag)) queue->pop_front();  // an empty queue stays, for the pair's next request
+    if (count(first, source, tag)) queue->pop();  // an empty queue stays, for the pair's next request
   } else {
     ++unexpected[{source, tag}];
   }
@@ -235,7 +250,7 @@ int request_start(shmemx_notify_t r) {
     r->state.store(State::Complete, std::memory_order_release);
   } else {
     r->started = ++starts;
-    if (exact_pair) queue_of({r->source, r->tag}, true)->push_back(r);
+    if (exact_pair) queue_of({r->source, r->tag}, true)->push(r);
     else wildcard.push_back(r);
   }
   return SHMEMX_NOTIFY_SUCCESS;
