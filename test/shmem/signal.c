@@ -199,16 +199,18 @@ static void signal_completion(uint64_t *data, const uint64_t *source) {
 #define TALLY_ROUNDS 300
 static uint64_t tally_sig;
 static uint64_t tally_data[4];
+static uint64_t tally_source[TALLY_ROUNDS]; /* an nbi put's source stays as it is until the quiet */
 static void signal_tally(void) {
   const uint64_t wide = (uint64_t)1 << 32;
   for (int r = 0; r < TALLY_ROUNDS; ++r) {
+    const uint64_t *v = &tally_source[r];
+    tally_source[r] = (uint64_t)r;
     for (int k = 1; k <= npes; ++k) {
       const int pe = (me + k) % npes;
-      const uint64_t v = (uint64_t)r;
       shmem_signal_add(&tally_sig, 1, pe);
       shmem_signal_add(&tally_sig, wide, pe);
-      shmem_putmem_signal(&tally_data[0], &v, sizeof v, &tally_sig, 1, SHMEM_SIGNAL_ADD, pe);
-      shmem_putmem_signal_nbi(&tally_data[1], &v, sizeof v, &tally_sig, 1, SHMEM_SIGNAL_ADD, pe);
+      shmem_putmem_signal(&tally_data[0], v, sizeof *v, &tally_sig, 1, SHMEM_SIGNAL_ADD, pe);
+      shmem_putmem_signal_nbi(&tally_data[1], v, sizeof *v, &tally_sig, 1, SHMEM_SIGNAL_ADD, pe);
     }
   }
   shmem_quiet();
