@@ -174,10 +174,9 @@ void team_sync(const char* call, Team& team) {
   if (team.leader_index < 0) {
     // Arrive at the leader, then wait for its release.
     const int leader = team.pes[static_cast<size_t>(team.leader)];
-    auto* arrivals = reinterpret_cast<uint64_t*>(locate(call, "barrier counter", &mine.node_arrivals, sizeof(uint64_t), leader).mapped);
-    auto* released = reinterpret_cast<uint64_t*>(locate(call, "barrier counter", &mine.node_released, sizeof(uint64_t), leader).mapped);
-    __atomic_fetch_add(arrivals, 1, __ATOMIC_RELEASE);
-    wait_until_ready(call, [&] { return __atomic_load_n(released, __ATOMIC_ACQUIRE) >= epoch; });
+    Slot* at_leader = reinterpret_cast<Slot*>(locate(call, "team slot", &mine, sizeof(Slot), leader).mapped);
+    __atomic_fetch_add(&at_leader->node_arrivals, 1, __ATOMIC_RELEASE);
+    wait_until_ready(call, [&] { return __atomic_load_n(&at_leader->node_released, __ATOMIC_ACQUIRE) >= epoch; });
     return;
   }
   const uint64_t arrived = epoch * static_cast<uint64_t>(team.node_members - 1);

@@ -68,9 +68,8 @@ size_t ring_offset = 0;  // in the heap, the same on every PE
 // requests wait in start order: those for one (source, tag) in a queue of their own, found
 // in one lookup and linked through the requests themselves (an arrival touches no memory
 // but the pair's entry and its request), and those with a wildcard in a list that every
-// arrival scans.  An arrival
-// goes to the earlier started of the first request in its queue and the first wildcard
-// request that matches.
+// arrival scans.  An arrival goes to the earlier started of the first request in its queue
+// and the first wildcard request that matches.
 SpinLock mutex;
 uint64_t starts = 0;                // start order
 struct PairHash {

@@ -5,11 +5,10 @@
 // (Order All): the data's writes, then the signal's atomic, posted at once (the provider's,
 // or where it has no 64-bit atomics a software atomic, which its messages keep behind
 // writes too).  Where it keeps writes in order among themselves (Order Rma) and carries
-// remote CQ data, the signal rides
-// on the data's last write as that data (signal_rides_write()): the target's CQ reports it
-// once the data has landed, and its progress applies it with a CPU atomic.  One message, as
-// for the put alone, where a separate atomic would have to wait for the data's
-// acknowledgement.  The provider's acknowledgement of such a write says nothing about the
+// remote CQ data, the signal rides on the data's last write as that data
+// (signal_rides_write()): the target's CQ reports it once the data has landed, and its
+// progress applies it with a CPU atomic.  One message, as for the put alone, where a
+// separate atomic would have to wait for the data's acknowledgement.  The provider's acknowledgement of such a write says nothing about the
 // signal, which the target's progress applies later: quiet and fence confirm a PE that was
 // sent one with a write asking for an answer, which the target sends once the signals ahead
 // of it are applied (confirm_signals()).  Otherwise the data goes as delivery-complete
