@@ -22,7 +22,9 @@ set(TANDEM_SHMEM_SRC "${TANDEM_SRC}/test/shmem")
 
 function(tandem_shmem_run test labels np program)
   add_test(${test} "${OSHRUN}" ${ARGN} -n ${np} "${TANDEM_SHMEM_BIN}/${program}" ${T_ARGS})
-  set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT 90)
+  # PROCESSORS: ctest -jN starts no more PEs at once than N cores run (a job of more PEs
+  # than N runs alone), so oversubscribed jobs do not also crowd each other.
+  set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT 90 PROCESSORS ${np})
   if(T_ENV)
     set_tests_properties(${test} PROPERTIES ENVIRONMENT "${T_ENV}")
   endif()
