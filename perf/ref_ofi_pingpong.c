@@ -12,6 +12,10 @@
  *      the parent writes `size` bytes whose last 8 carry a sequence number onto the child's
  *      flag word; the child polls the flag and writes the same back; half a round trip, one
  *      timer around `iterations` round trips
+ *  ofi_fetch_add_us, ofi_dc_fetch_add_us (size 8)
+ *      the parent's 64-bit fetch-and-add (fi_fetch_atomicmsg) on a word of the child's,
+ *      waited for in the completion queue, while the child polls its queue: the latency of
+ *      shmem_atomic_fetch_add (perf/fetch_add) at the provider's level
  *  ofi_bw_MBps, ofi_dc_bw_MBps
  *      the work of perf/put_bw's put_bw_MBps stream: windows of `window` writes of `size`
  *      bytes walking through a `span`-byte region on both sides, each window completed as a
@@ -24,6 +28,7 @@
 
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
+#include <rdma/fi_atomic.h>
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
@@ -116,6 +121,36 @@ static void wait_word(struct side* s, volatile uint64_t* word, uint64_t value) {
   while (__atomic_load_n(word, __ATOMIC_ACQUIRE) != value) progress(s);
 }
 
+/* A fetch-and-add of 1 on the peer's word at `offset`, waited for in the completion queue;
+ * returns the old value. */
+static uint64_t fetch_add(struct side* s, uint64_t offset) {
+  static uint64_t one = 1;
+  uint64_t old = 0;
+  struct fi_ioc operand = {&one, 1}, result = {&old, 1};
+  struct fi_rma_ioc target = {(s->virt_addr ? s->remote.base : 0) + offset, 1, s->remote.key};
+  struct fi_msg_atomic msg = {.msg_iov = &operand, .iov_count = 1, .addr = s->peer, .rma_iov = &target,
+                              .rma_iov_count = 1, .datatype = FI_UINT64, .op = FI_SUM, .context = &old};
+  ssize_t rc;
+  do {
+    rc = fi_fetch_atomicmsg(s->ep, &msg, &result, NULL, 1, FI_COMPLETION);
+    if (rc == -FI_EAGAIN) progress(s);
+  } while (rc == -FI_EAGAIN);
+  if (rc) {
+    fprintf(stderr, "ref_ofi_pingpong: fetch_atomic: %s\n", fi_strerror((int)-rc));
+    exit(1);
+  }
+  struct fi_cq_entry e;
+  for (;;) {
+    rc = fi_cq_read(s->cq, &e, 1);
+    if (rc == 1) break;
+    if (rc != -FI_EAGAIN) {
+      fprintf(stderr, "ref_ofi_pingpong: fetch_atomic's completion: %s\n", fi_strerror((int)-rc));
+      exit(1);
+    }
+  }
+  return old;
+}
+
 static long latency_iterations(const struct perf_opts* o, size_t size) {
   return perf_iterations(o, size, 16.0 * PERF_MIB, 10, 10000);
 }
@@ -128,7 +163,7 @@ static long stream_windows(const struct perf_opts* o, size_t size) {
 static int run(int fd, int leader, const struct perf_opts* o, int delivery_complete) {
   struct fi_info* hints = fi_allocinfo();
   struct fi_info* info = NULL;
-  hints->caps = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+  hints->caps = FI_RMA | FI_ATOMIC | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
   hints->ep_attr->type = FI_EP_RDM;
   hints->domain_attr->mr_mode = FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
   hints->domain_attr->threading = FI_THREAD_DOMAIN;
@@ -138,6 +173,11 @@ static int run(int fd, int leader, const struct perf_opts* o, int delivery_compl
   const char* provider = getenv("TANDEM_OFI_PROVIDER");
   if (provider && *provider) hints->fabric_attr->prov_name = strdup(provider);
   int refused = fi_getinfo(FI_VERSION(1, 11), NULL, NULL, 0, hints, &info) != 0;
+  const int atomics = !refused;  /* else the model without atomics (no fetch-and-add figure) */
+  if (refused) {
+    hints->caps &= ~(uint64_t)FI_ATOMIC;
+    refused = fi_getinfo(FI_VERSION(1, 11), NULL, NULL, 0, hints, &info) != 0;
+  }
   fi_freeinfo(hints);
   /* Both sides must agree to go on. */
   char mine_ok = (char)!refused, theirs_ok = 0;
@@ -227,6 +267,28 @@ static int run(int fd, int leader, const struct perf_opts* o, int delivery_compl
     if (leader) {
       snprintf(metric, sizeof metric, "%s_half_rtt_us", prefix);
       perf_emit(size, n, metric, t, o->reps, 1);
+    }
+    if (size == first && atomics) {
+      /* Fetch-and-adds on a word of the child's (the ack word's line, idle here); the child
+       * polls until the end mark. */
+      for (int r = -1; r < o->reps; ++r) {
+        ++token;
+        if (leader) {
+          const long count = r < 0 ? n / 10 + 1 : n;
+          const double t0 = perf_now_us();
+          for (long i = 0; i < count; ++i) sink += fetch_add(&s, o->span + 128 + 8);
+          if (r >= 0) t[r] = (perf_now_us() - t0) / (double)count;
+          put(&s, &token, 8, o->span + 64);
+          wait_word(&s, ack, token);
+        } else {
+          wait_word(&s, mark, token);
+          put(&s, &token, 8, o->span + 128);
+        }
+      }
+      if (leader) {
+        snprintf(metric, sizeof metric, "%s_fetch_add_us", prefix);
+        perf_emit(8, n, metric, t, o->reps, 1);
+      }
     }
     /* Stream, end mark, acknowledgement.  The last window's completion also keeps the mark
      * behind every write of the stream (a provider may let a small injected write overtake
