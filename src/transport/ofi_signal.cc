@@ -8,10 +8,11 @@
 // remote CQ data, the signal rides on the data's last write as that data
 // (signal_rides_write()): the target's CQ reports it once the data has landed, and its
 // progress applies it with a CPU atomic.  One message, as for the put alone, where a
-// separate atomic would have to wait for the data's acknowledgement.  The provider's acknowledgement of such a write says nothing about the
-// signal, which the target's progress applies later: quiet and fence confirm a PE that was
-// sent one with a write asking for an answer, which the target sends once the signals ahead
-// of it are applied (confirm_signals()).  Otherwise the data goes as delivery-complete
+// separate atomic would have to wait for the data's acknowledgement.  The provider's
+// acknowledgement of such a write says nothing about the signal, which the target's
+// progress applies later: quiet and fence confirm a PE that was sent one with a write
+// asking for an answer, which the target sends once the signals ahead of it are applied
+// (confirm_signals()).  Otherwise the data goes as delivery-complete
 // writes with a completion each (context: a PendingSignal), and the signal is posted by the
 // progress that sees the last of them land: the PE goes on at once, and quiet and fence
 // wait until every pending signal has been posted.  Except under Order All with the
