@@ -230,9 +230,10 @@ class Transport {
   // data.  With `busy` (a progress thread with a core of its own, which keeps pushing writes
   // out with push() while its PE computes or copies) the call returns at once while busy()
   // says there is work, and a write too large to be injected, or wake_if_sleeping(), ends
-  // its sleep.  While the PE drives progress itself the call only pauses (50 us, doubling
-  // up to 400 us while the PE keeps driving); otherwise it first writes a batch of puts no
-  // put joined since its last look, and sleeps at most 1 ms while a batch is open.
+  // its sleep.  While the PE drives progress itself (or holds the lock) the call only
+  // pauses (50 us, doubling up to 400 us while the PE keeps driving); otherwise it first
+  // writes a batch of puts no put joined since its last look, and sleeps at most 1 ms while
+  // a batch is open.
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr);
   // Called by the progress thread when it starts: its turns of progress are not the PE's.
   static void mark_helper_thread();
@@ -260,8 +261,9 @@ class Transport {
 
  private:
   static constexpr int kCqBatch = 8;  // completion entries read per turn
-  // One read of the CQ, skipped when another thread holds the lock (look()).
-  void read_cq_unless_busy();
+  // One read of the CQ, skipped when another thread holds the lock (look(), the progress
+  // thread); false if skipped.
+  bool read_cq_unless_busy();
   // One read of the CQ under the lock: the entries' contexts back to their owners
   // (LocalMemory::complete), then, entry by entry, the signals among them applied
   // (apply_signal()) and left out, and the atomics of received requests applied
@@ -501,6 +503,7 @@ class Transport {
   std::atomic<uint64_t> pe_turns_{0};  // progress() calls by PE threads
   uint64_t pe_turns_seen_ = 0;         // the progress thread's last look (pe_driving())
   long driving_pause_us_ = 50;         // wait_for_activity()'s pause while the PE drives
+  bool pe_drove_ = false;              // the thread's last turn found the PE driving
   // Counted operations are counted as issued before they are posted, and as done when the
   // CQ reports them (whichever thread reads it): done at least as large as issued means
   // every counted operation posted so far has completed.

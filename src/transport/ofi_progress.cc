@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <utility>
 #include <vector>
 
 #include "core/backoff.h"
@@ -61,15 +62,16 @@ void Transport::look() {
   read_cq_unless_busy();
 }
 
-void Transport::read_cq_unless_busy() {
+bool Transport::read_cq_unless_busy() {
   // A thread that holds the lock is inside the provider, which progresses the endpoint for
   // everyone: this read may pass.  The caller looks again on its next call.
   std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
-  if (!lock.owns_lock()) return;
+  if (!lock.owns_lock()) return false;
   fi_cq_data_entry entries[kCqBatch];
   const ssize_t n = read_cq(entries);
   lock.unlock();
   handle_completions(entries, n);
+  return true;
 }
 
 void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
@@ -115,16 +117,17 @@ void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
 
 void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
   // Sleep in poll() on the CQ's file descriptor without holding the lock, once fi_trywait
-  // says nothing is pending; then progress under the lock.  Without a wait object, sleep
-  // kPollSleepUs between progress calls: incoming operations wait at most that long, and
-  // the thread still leaves the core mostly idle.
+  // says nothing is pending; then progress.  Without a wait object, sleep kPollSleepUs
+  // between progress calls: incoming operations wait at most that long, and the thread
+  // still leaves the core mostly idle.
   constexpr int kPollSleepUs = 50;
   // While the PE drives progress itself (it waits in the library), the thread keeps off the
   // lock and looks again after a pause that doubles, from kPollSleepUs, while the PE keeps
   // driving: a turn of its own would only make the PE wait, and each look costs the PE's
-  // core a switch.
+  // core a switch.  A PE inside the provider (the lock taken) drives too: the thread never
+  // waits for the lock, which would spin on a core that the PEs need.
   constexpr int kDrivingPauseMaxUs = 400;
-  if (pe_driving()) {
+  if (pe_driving() || std::exchange(pe_drove_, false)) {
     const timespec pause{0, driving_pause_us_ * 1000L};
     pollfd wake{wake_pipe_[0], POLLIN, 0};
     ppoll(&wake, 1, &pause, nullptr);
@@ -137,16 +140,21 @@ void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
   constexpr int kOpenBatchLookUs = 1000;
   flush_if_idle();
   if (batch_open_.load(std::memory_order_acquire) && timeout_us > kOpenBatchLookUs) timeout_us = kOpenBatchLookUs;
-  progress();
-  bool may_sleep = true;
+  if (!read_cq_unless_busy()) {
+    pe_drove_ = true;
+    return;
+  }
   if (wait_fd_ >= 0) {
-    std::lock_guard<SpinLock> lock(mutex_);
+    std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      pe_drove_ = true;
+      return;
+    }
     fid* fids[1] = {&cq_->fid};
-    may_sleep = fi_trywait(fabric_, fids, 1) == FI_SUCCESS;
+    if (fi_trywait(fabric_, fids, 1) != FI_SUCCESS) return;
   } else if (timeout_us > kPollSleepUs) {
     timeout_us = kPollSleepUs;
   }
-  if (!may_sleep) return;
   if (busy) {
     sleeping_.store(true);
     if (busy()) {
@@ -163,7 +171,10 @@ void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
     (void)ignored;
   }
   sleeping_.store(false);
-  if (!pe_driving()) progress();
+  // Woken by traffic that the PE, if it drives meanwhile, takes itself: the thread then
+  // pauses as above instead of sleeping on the wait object again, which the PE's traffic
+  // would end at once.
+  if (pe_driving() || !read_cq_unless_busy()) pe_drove_ = true;
 }
 
 void Transport::wake() {
