@@ -121,6 +121,7 @@ void shmemx_win_unlock(shmemx_win_t win, int pe);
 /* The type-generic forms: shmemx_put_notify, shmemx_get_notify and their _nbi twins, with
  * or without a context first; shmemx_win_put, shmemx_win_get and shmemx_win_accumulate. */
 #if defined(__cplusplus)
+extern "C++" { /* C++ linkage inside extern "C" too, as in tandem/generic.h */
 #define TANDEM_OVERLOAD_WIN_RMA(T, N) \
   inline void shmemx_win_put(shmemx_win_t w, T *d, const T *s, size_t n, int pe) { shmemx_win_##N##_put(w, d, s, n, pe); } \
   inline void shmemx_win_get(shmemx_win_t w, T *d, const T *s, size_t n, int pe) { shmemx_win_##N##_get(w, d, s, n, pe); }
@@ -141,6 +142,7 @@ TANDEM_GENERIC_AMO_EXTENDED_TYPES(TANDEM_OVERLOAD_WIN_ACCUMULATE)
   inline void shmemx_get_notify_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, int pe, int tag) { shmemx_ctx_##N##_get_notify_nbi(c, d, s, n, pe, tag); }
 TANDEM_GENERIC_RMA_TYPES(TANDEM_OVERLOAD_NOTIFY)
 #undef TANDEM_OVERLOAD_NOTIFY
+}
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #define TANDEM_C_put_notify(T, N) T: shmemx_##N##_put_notify,
 #define TANDEM_C_ctx_put_notify(T, N) T: shmemx_ctx_##N##_put_notify,

@@ -4,6 +4,8 @@
 #define TANDEM_GENERIC_H
 
 #if defined(__cplusplus)
+/* C++ linkage even where a program includes shmem.h inside extern "C" { }. */
+extern "C++" {
 
 /* One overload per distinct C type, each a one-line call of the typed C routine. */
 #define TANDEM_OVERLOAD_RMA(T, N) \
@@ -152,6 +154,7 @@ TANDEM_GENERIC_REDUCE_ARITH_TYPES(TANDEM_OVERLOAD_REDUCE_ARITH)
 
 /* shmem_sync(team) beside the deprecated shmem_sync(PE_start, logPE_stride, PE_size, pSync). */
 inline int shmem_sync(shmem_team_t t) { return shmem_team_sync(t); }
+}
 
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 

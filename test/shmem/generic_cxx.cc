@@ -5,9 +5,17 @@
 // variants, and the collectives on teams (broadcast, collect, fcollect, alltoall(s), the
 // reductions, the scans, shmem_sync(team)) and shmemx_win_put, shmemx_win_get and
 // shmemx_win_accumulate (Tandem's window epochs), called from templates over several types.  Non-integral values for the
-// floating types catch an overload that converts to the wrong type.
+// floating types catch an overload that converts to the wrong type.  Built a second time
+// with GENERIC_CXX_EXTERN_C (generic_cxx_extern_c), which includes the headers inside
+// extern "C" { }, as C++ code that wraps C headers does: the overloads keep C++ linkage.
+#ifdef GENERIC_CXX_EXTERN_C
+extern "C" {
+#endif
 #include <shmem.h>
 #include <shmemx.h>
+#ifdef GENERIC_CXX_EXTERN_C
+}
+#endif
 
 #include <cstdint>
 #include <cstdio>

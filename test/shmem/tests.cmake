@@ -229,6 +229,8 @@ tandem_shmem_test(epochs_example NP 1 2 3 4)
 tandem_shmem_test(thread_multiple)
 tandem_shmem_test(generic_c11)
 tandem_shmem_test(generic_cxx)
+# The same with shmem.h and shmemx.h included inside extern "C" { }.
+tandem_shmem_test(generic_cxx_extern_c NP 2 ONE_NODE)
 # Every generic name against every row of the specification's tables, in C11 and C++.
 tandem_shmem_test(generic_tables NP 1 2)
 tandem_shmem_test(generic_tables_cxx NP 1 2)
