@@ -35,6 +35,7 @@ void check_agreement(const char* call, size_t size, size_t alignment, const void
 void* allocate_collectively(const char* call, size_t size, size_t alignment) {
   check_ready(call);
   void* p = size == 0 ? nullptr : heap_allocate(call, size, alignment);
+  if (size == 0) explain_null_faults(call);  // a program that writes through it anyway
   if (rt().config.debug) check_agreement(call, size, alignment, p);
   team_sync(call, team_world);
   return p;

@@ -25,6 +25,13 @@ void set_exit_hook(void (*hook)());
 // finalize against peers that are gone and reports their broken connections.  This puts
 // back the default action for those signals where their handler lives in that library.
 void restore_crash_signals();
+// After `call` (shmem_malloc, shmem_calloc, shmem_align...) returned a null pointer for a zero
+// size on this PE: a segmentation fault in the first page of memory later (a write through
+// that pointer, the likely cause) adds a line that says so, naming the call and the
+// address, before the PE dies of the signal as it would have.  Only where SIGSEGV has its
+// default action (a handler of the program's or of a tool's is left alone); the first such
+// call is the one named.
+void explain_null_faults(const char* call);
 
 }  // namespace tandem
 

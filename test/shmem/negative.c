@@ -44,6 +44,7 @@
  *   bad_free          shmem_free of a pointer that shmem_malloc did not return
  *   negative_pe       shmem_long_atomic_fetch_add to pe = -1
  *   global_exit       shmem_global_exit(3) from the last PE
+ *   zero_size_write   every PE gets NULL from shmem_malloc(0); the last writes through it
  *   none              no bad call: exits 0 (a control for the test driver)
  *   global_exact      no bad call either: every PE puts and gets exactly the 4 elements of
  *                     the static long[4] of the overrun cases, checks them and exits 0 (the
@@ -91,6 +92,11 @@ int main(int argc, char **argv) {
   char *after = shmem_malloc(64);
   char *near_end = NULL;
   if (strcmp(c, "object_end") == 0) near_end = shmem_malloc(512 * 1024);
+  int *zero_size = NULL;
+  if (strcmp(c, "zero_size_write") == 0) {
+    signal(SIGSEGV, SIG_DFL); /* as in the crash case: no sanitizer's handler */
+    zero_size = shmem_malloc(0); /* NULL on every PE, as the standard says */
+  }
   shmemx_win_t win = SHMEMX_WIN_INVALID;
   if (strncmp(c, "win_", 4) == 0) shmemx_win_create(SHMEM_TEAM_WORLD, object, 64, &win);
   shmem_team_t destroyed_team = SHMEM_TEAM_INVALID;
@@ -217,6 +223,8 @@ int main(int argc, char **argv) {
     shmem_long_atomic_fetch_add((long *)object, 1, -1);
   } else if (strcmp(c, "global_exit") == 0) {
     shmem_global_exit(3);
+  } else if (strcmp(c, "zero_size_write") == 0) {
+    zero_size[1] = 1;
   } else if (strcmp(c, "crash") == 0) {
     /* The PE dies of the signal: a handler a sanitizer installed would turn it into an exit. */
     signal(SIGSEGV, SIG_DFL);

@@ -398,6 +398,10 @@ tandem_shmem_failure(global_exit global_exit 3 "")
 # The last PE crashes (SIGSEGV) while the others wait in a barrier: it dies of the signal
 # and the job ends at once with 128 + 11.
 tandem_shmem_failure(crash crash 139 "PE @PE@ \\(pid [0-9]+\\) was killed by signal 11")
+# The last PE writes through the null pointer that shmem_malloc(0) gave it: it dies of the
+# signal, and its message names the zero-size allocation and the address.
+tandem_shmem_failure(zero_size_write zero_size_write 139
+  "shmem_malloc on PE @PE@: returned a null pointer for a zero size.*at 0x4$")
 # The driver itself must fail when the program does not: a control that is expected to fail.
 tandem_shmem_failure(expect_failure_control none 1 "" NP 2)
 set_tests_properties(expect_failure_control_np2 PROPERTIES WILL_FAIL TRUE)
