@@ -8,7 +8,11 @@
 # Usage: perf/peer.sh [options] [PROGRAM] [-- options for PROGRAM]
 #   PROGRAM     a benchmark in perf/ that uses the standard API only (default: collectives,
 #               which then gets -A -M 4M: the active-set routines, which every
-#               OpenSHMEM has, 8 B to 4 MiB)
+#               OpenSHMEM has, 8 B to 4 MiB); or skampi, followed by -- DIR [FILE.inc...]:
+#               SKaMPI from the coti/SKaMPI checkout DIR, built for both
+#               (test/public/skampi_build.sh), runs the measurement files FILE.inc of its
+#               ski/ folder (default shmem_p2p.inc shmem_atomic.inc shmem_collective.inc)
+#               with the settings of its ski/shmem.ski; metrics in ns, by count
 #   -c OSHCC    the peer's compiler wrapper (default /usr/bin/oshcc: Open MPI's OSHMEM)
 #   -l LAUNCH   the peer's launcher, before -n; shell words, quotes allowed (default: the
 #               oshrun beside OSHCC; for Open MPI's with "--oversubscribe --bind-to none
@@ -60,7 +64,16 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 [ -x "$peer_cc" ] || { echo "peer.sh: no peer compiler $peer_cc (-c)" >&2; exit 1; }
 peer_dir=$(dirname "$peer_cc")
 tandem_launch=("$build/tools/oshrun/oshrun")
-[ -x "$build/perf/$program" ] || { echo "peer.sh: build perf/$program first (make -C $build perf)" >&2; exit 1; }
+if [ "$program" = skampi ]; then
+  # SKaMPI: a checkout of coti/SKaMPI, then the measurement files of its ski/ folder to run.
+  skampi_src=${args[0]:-}
+  [ -d "$skampi_src/ski" ] || { echo "peer.sh: skampi needs a SKaMPI checkout: peer.sh skampi -- DIR [FILE.inc...]" >&2; exit 1; }
+  skampi_incs=("${args[@]:1}")
+  [ ${#skampi_incs[@]} -gt 0 ] || skampi_incs=(shmem_p2p.inc shmem_atomic.inc shmem_collective.inc)
+  args=()
+else
+  [ -x "$build/perf/$program" ] || { echo "peer.sh: build perf/$program first (make -C $build perf)" >&2; exit 1; }
+fi
 out=${out:-"$here/results/peer-$program-$(date +%Y%m%d-%H%M)"}
 mkdir -p "$out"
 # Which implementation the peer is: its header's vendor string and version, printed by a
@@ -92,9 +105,43 @@ if [ -z "$peer_name" ]; then
     *) peer_name=$vendor ;;
   esac
 fi
+if [ "$program" = skampi ]; then
+  # A copy of the checkout built for each (test/public/skampi_build.sh), and one measurement
+  # file: SKaMPI's settings of ski/shmem.ski with the chosen files of ski/ included.
+  for side in tandem peer; do
+    cc=$peer_cc
+    [ $side = peer ] || cc=$build/tools/oshcc
+    rm -rf "$out/skampi-$side" && cp -a "$skampi_src" "$out/skampi-$side"
+    "$top/test/public/skampi_build.sh" "$out/skampi-$side" "$cc" || exit 1
+  done
+  for inc in "${skampi_incs[@]}"; do cp "$skampi_src/ski/$inc" "$out/" || exit 1; done
+  {
+    printf '%s\n' 'set_min_repetitions(8)' 'set_max_repetitions(30)' 'set_max_relative_standard_error(0.03)' \
+      'set_unit(1000000000)' 'comm_pt2pt = MPI_COMM_WORLD' 'MAXSIZE = 131072' 'set_skampi_buffer(MAXSIZE)'
+    for inc in "${skampi_incs[@]}"; do echo "@include \"$inc\""; done
+  } >"$out/measure.ski"
+fi
+# Runs SIDE's build of the program on NP PEs (launcher words after SIDE NP) and prints its CSV
+# lines: a SKaMPI run's results (in ns: measurement_ns, by count) made into them.
+run_program() {
+  local side=$1 np=$2
+  shift 2
+  if [ "$program" = skampi ]; then
+    (cd "$out" && "$@" -n "$np" "$out/skampi-$side/skampi" -i measure.ski) |
+      awk '/^# begin result "/ { m = $0; sub(/^# begin result "/, "", m); sub(/".*/, "", m); gsub(/[^A-Za-z0-9_]/, "_", m); next }
+           /^# end result/ { m = ""; next }
+           m != "" && $1 == "count=" && $4 ~ /^[0-9.]+$/ { printf "%s,%s,%s_ns,%s\n", $2, $6, m, $4; next }
+           m != "" && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9.]+$/ { printf "0,%s,%s_ns,%s\n", $4, m, $2 }'
+    return "${PIPESTATUS[0]}"
+  fi
+  if [ $side = tandem ]; then "$@" -n "$np" "$build/perf/$program" "${args[@]}"
+  else "$@" -n "$np" "$peer_bin" "${args[@]}"; fi
+}
 peer_bin="$out/$program.peer"
-"$peer_cc" -O2 -I"$here" -o "$peer_bin" "$here/$program.c" -lm ||
-  { echo "peer.sh: $peer_cc could not build perf/$program.c" >&2; exit 1; }
+if [ "$program" != skampi ]; then
+  "$peer_cc" -O2 -I"$here" -o "$peer_bin" "$here/$program.c" -lm ||
+    { echo "peer.sh: $peer_cc could not build perf/$program.c" >&2; exit 1; }
+fi
 
 {
   echo "date: $(date -Is)"
@@ -126,9 +173,9 @@ for np in $pe_counts; do
   mkdir -p "$dir"
   for ((r = 1; r <= rounds; r++)); do
     echo "peer.sh: $np PEs, round $r/$rounds" >&2
-    timeout 900 "${tandem_launch[@]}" "${nodes[@]}" -n "$np" "$build/perf/$program" "${args[@]}" \
+    run_program tandem "$np" timeout 900 "${tandem_launch[@]}" "${nodes[@]}" \
       >"$dir/round$r-tandem.csv" 2>"$dir/round$r-tandem.err" || echo "peer.sh: Tandem's run failed ($dir/round$r-tandem.err)" >&2
-    timeout 900 "${peer_launch_words[@]}" -n "$np" "$peer_bin" "${args[@]}" \
+    run_program peer "$np" timeout 900 "${peer_launch_words[@]}" \
       >"$dir/round$r-peer.csv" 2>"$dir/round$r-peer.err" || echo "peer.sh: the peer's run failed ($dir/round$r-peer.err)" >&2
   done
   bash "$here/report_ab.sh" "$dir" tandem peer "$program, $np PEs $placement: Tandem (A) and $peer_name (B)"

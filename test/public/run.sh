@@ -247,17 +247,9 @@ suite_openshmem-examples() {
   done
 }
 
-# A checkout of coti/SKaMPI, built in its OpenSHMEM mode (configure --enable-openshmem
-# --disable-mpi; the generated files are remade, and its parser needs bison and flex).  Its
-# sources do not build against the OpenSHMEM 1.5+ API as they stand, so the build is helped:
-#  - the bitwise atomics are called on int (src/measurements/openshmem_atomic.c:806 and on),
-#    which the standard defines only for unsigned and fixed-width types: int32 is named instead;
-#  - the 1.5 prototypes in src/measurements/openshmem_coll.c:70 and on name a type `team`:
-#    it is defined as shmem_team_t;
-#  - globals are defined in several files (openshmem_coll.c:40-43, openshmem_ctx.c:47):
-#    -fcommon;
-#  - without MPI, src/misc.c:319 still calls MPI_Wtime: a clock_gettime one is given.
-# And three fixes of its bugs, skampi.patch beside this script, applied to the checkout once:
+# A checkout of coti/SKaMPI, built by skampi_build.sh beside this script (which says how its
+# sources are helped to build) after skampi.patch, also beside it, which mends three of its
+# bugs that stop it on any OpenSHMEM:
 #  - init_globals (src/misc.c:142) takes global_ranks from shmem_malloc(measurement_size)
 #    while measurement_size is still 0, gets NULL (as the standard says for size 0; Sandia
 #    OpenSHMEM returns NULL too) and writes through it, so every PE dies at start: the patch
@@ -271,30 +263,10 @@ suite_openshmem-examples() {
 #    waits in its next shmem_set_lock forever (seen across nodes): the patch releases a lock
 #    that the test took, after the timed call.
 # Then tandem-short.ski (written here: a few puts, gets, atomics, a barrier, broadcasts,
-# fcollects, a lock, allocations) runs at 2 and 4 PEs.
+# fcollects, a lock, allocations) runs at 2 and 4 PEs.  perf/peer.sh skampi runs SKaMPI's own
+# measurement files against another OpenSHMEM.
 suite_skampi() {
-  local shim=$dir/tandem-shim defs op
-  if [ -z "${SKIP_BUILD:-}" ]; then
-    command -v yacc >/dev/null && command -v lex >/dev/null ||
-      die "SKaMPI needs yacc and lex (bison and flex) to build"
-    mkdir -p "$shim"
-    printf '%s\n' '#include <time.h>' 'static inline double MPI_Wtime(void)' '{' \
-      '  struct timespec t;' '  clock_gettime(CLOCK_MONOTONIC, &t);' \
-      '  return t.tv_sec + t.tv_nsec * 1e-9;' '}' >"$shim/mpi-wtime.h"
-    if ! patch -d "$dir" -p1 -R --dry-run -s -f <"$here/skampi.patch" >/dev/null 2>&1; then
-      patch -d "$dir" -p1 -N -s <"$here/skampi.patch" >>"$build_log" 2>&1 ||
-        die "skampi.patch does not apply to $dir (see $build_log)"
-    fi
-    defs="-Dteam=shmem_team_t -include $shim/mpi-wtime.h"
-    for op in fetch_and fetch_or fetch_xor and or xor; do
-      defs+=" -Dshmem_int_atomic_$op=shmem_int32_atomic_$op"
-      defs+=" -Dshmem_ctx_int_atomic_$op=shmem_ctx_int32_atomic_$op"
-    done
-    (cd "$dir" && build autoreconf -fi &&
-      build ./configure CC=oshcc OSHCC=oshcc --enable-openshmem --disable-mpi \
-        CFLAGS='-g -O2 -fcommon' CPPFLAGS="$defs" &&
-      build make -j2)
-  fi
+  [ -n "${SKIP_BUILD:-}" ] || "$here/skampi_build.sh" "$dir" "$oshcc" || die "SKaMPI did not build"
   [ -x "$dir/skampi" ] || unbuilt+=(skampi)
   cat >"$dir/tandem-short.ski" <<'SKI'
 set_min_repetitions(4)
