@@ -231,6 +231,8 @@ tandem_shmem_test(generic_c11)
 tandem_shmem_test(generic_cxx)
 # The same with shmem.h and shmemx.h included inside extern "C" { }.
 tandem_shmem_test(generic_cxx_extern_c NP 2 ONE_NODE)
+# tools/shmem4py.h, the header shmem4py builds with, claims only what the library has.
+tandem_shmem_test(shmem4py_config NP 1 ONE_NODE)
 # Every generic name against every row of the specification's tables, in C11 and C++.
 tandem_shmem_test(generic_tables NP 1 2)
 tandem_shmem_test(generic_tables_cxx NP 1 2)
