@@ -12,7 +12,8 @@
 #               SKaMPI from the coti/SKaMPI checkout DIR, built for both
 #               (test/public/skampi_build.sh), runs the measurement files FILE.inc of its
 #               ski/ folder (default shmem_p2p.inc shmem_atomic.inc shmem_collective.inc)
-#               with the settings of its ski/shmem.ski; metrics in ns, by count
+#               after the lines of its ski/shmem.ski but the includes (its settings);
+#               metrics in ns, by count
 #   -c OSHCC    the peer's compiler wrapper (default /usr/bin/oshcc: Open MPI's OSHMEM)
 #   -l LAUNCH   the peer's launcher, before -n; shell words, quotes allowed (default: the
 #               oshrun beside OSHCC; for Open MPI's with "--oversubscribe --bind-to none
@@ -107,7 +108,7 @@ if [ -z "$peer_name" ]; then
 fi
 if [ "$program" = skampi ]; then
   # A copy of the checkout built for each (test/public/skampi_build.sh), and one measurement
-  # file: SKaMPI's settings of ski/shmem.ski with the chosen files of ski/ included.
+  # file: SKaMPI's own ski/shmem.ski without its includes, then the chosen files of ski/.
   for side in tandem peer; do
     cc=$peer_cc
     [ $side = peer ] || cc=$build/tools/oshcc
@@ -116,8 +117,7 @@ if [ "$program" = skampi ]; then
   done
   for inc in "${skampi_incs[@]}"; do cp "$skampi_src/ski/$inc" "$out/" || exit 1; done
   {
-    printf '%s\n' 'set_min_repetitions(8)' 'set_max_repetitions(30)' 'set_max_relative_standard_error(0.03)' \
-      'set_unit(1000000000)' 'comm_pt2pt = MPI_COMM_WORLD' 'MAXSIZE = 131072' 'set_skampi_buffer(MAXSIZE)'
+    grep -v '@include' "$skampi_src/ski/shmem.ski"
     for inc in "${skampi_incs[@]}"; do echo "@include \"$inc\""; done
   } >"$out/measure.ski"
 fi
