@@ -11,7 +11,8 @@
 #               OpenSHMEM has, 8 B to 4 MiB); or skampi, followed by -- DIR [FILE.inc...]:
 #               SKaMPI from the coti/SKaMPI checkout DIR, built for both
 #               (test/public/skampi_build.sh), runs the measurement files FILE.inc of its
-#               ski/ folder (default shmem_p2p.inc shmem_atomic.inc shmem_collective.inc)
+#               ski/ folder (default shmem_p2p.inc shmem_atomic.inc; see perf/README.md
+#               for the files that stop on an OpenSHMEM 1.5 or later)
 #               after the lines of its ski/shmem.ski but the includes (its settings);
 #               metrics in ns, by count
 #   -c OSHCC    the peer's compiler wrapper (default /usr/bin/oshcc: Open MPI's OSHMEM)
@@ -70,7 +71,7 @@ if [ "$program" = skampi ]; then
   skampi_src=${args[0]:-}
   [ -d "$skampi_src/ski" ] || { echo "peer.sh: skampi needs a SKaMPI checkout: peer.sh skampi -- DIR [FILE.inc...]" >&2; exit 1; }
   skampi_incs=("${args[@]:1}")
-  [ ${#skampi_incs[@]} -gt 0 ] || skampi_incs=(shmem_p2p.inc shmem_atomic.inc shmem_collective.inc)
+  [ ${#skampi_incs[@]} -gt 0 ] || skampi_incs=(shmem_p2p.inc shmem_atomic.inc)
   args=()
 else
   [ -x "$build/perf/$program" ] || { echo "peer.sh: build perf/$program first (make -C $build perf)" >&2; exit 1; }
