@@ -36,10 +36,24 @@ void resolve(void* handle, const char* path, const char* name, F& f) {
   if (!f) fatal("libfabric", "%s has no %s: %s", path, name, dlerror());
 }
 
+// rxm's pools, sized for what Tandem sends through them, unless the user sized them (libfabric
+// reads its variables when it first initialises, so this precedes the first call).  rxm makes
+// its bounce buffers in chunks of 1024, each buffer FI_OFI_RXM_BUFFER_SIZE bytes, and posts
+// FI_OFI_RXM_MSG_RX_SIZE of them per connection to receive messages: at the defaults (16 KiB,
+// 128) a PE touched about 90 MB on its first peer across nodes.  Tandem's messages are its
+// 40-byte software atomics, notifications and probes and rxm's own for provider atomics; its
+// writes and reads bypass the buffers (rxm's inject size over tcp is 64 bytes whatever the
+// buffer size).  perf/scale.sh shows the memory; man 7 tandem, PROVIDERS, says why.
+void size_provider_pools() {
+  setenv("FI_OFI_RXM_BUFFER_SIZE", "512", 0);
+  setenv("FI_OFI_RXM_MSG_RX_SIZE", "32", 0);
+}
+
 const Library& library() {
   static Library lib;
   static std::once_flag once;
   std::call_once(once, [] {
+    size_provider_pools();
     // The libfabric Tandem was built against first, then the loader's search path.  The
     // constructors of libraries it depends on may install signal handlers (the PSM ones
     // catch SIGINT, SIGTERM, SIGSEGV and more to print a backtrace and exit, which would

@@ -129,6 +129,33 @@ set_tests_properties(abi_objects PROPERTIES LABELS "api" TIMEOUT 60)
 # ... and its exported symbols are the OpenSHMEM names alone.
 add_test(exports bash "${TANDEM_SHMEM_SRC}/exports.sh" "${TANDEM_BUILD}/src/.libs/libtandem.so")
 set_tests_properties(exports PROPERTIES LABELS "api" TIMEOUT 60)
+# Jobs at scale (label "scale"): 128 PEs on one node and 64 on 4 virtual nodes each pass a
+# barrier, an fcollect and an alltoall over every PE, within a bound on each PE's private
+# memory (about 1 MB on one node and 6 MB across nodes; 89 MB across nodes when rxm's pools
+# kept libfabric's sizes).
+foreach(run "128;1;8" "64;4;16")
+  list(GET run 0 np)
+  list(GET run 1 nodes)
+  list(GET run 2 mb)
+  set(test scale_np${np})
+  set(launch -n ${np})
+  set(labels scale)
+  if(nodes GREATER 1)
+    set(test ${test}_nodes${nodes})
+    set(launch --nodes ${nodes} -n ${np})
+    set(labels "scale;internode")
+  endif()
+  add_test(${test} "${OSHRUN}" ${launch} "${TANDEM_SHMEM_BIN}/scale_job" --max-private-mb ${mb})
+  set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT 300 PROCESSORS ${np})
+endforeach()
+# rxm's pools across nodes: Tandem sizes them for its small messages, unless the user did.
+add_test(rxm_pools_np2_nodes2 "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/scale_job"
+         --env FI_OFI_RXM_BUFFER_SIZE=512 --max-private-mb 16)
+add_test(rxm_pools_user_np2_nodes2 "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/scale_job"
+         --env FI_OFI_RXM_BUFFER_SIZE=2048)
+set_tests_properties(rxm_pools_np2_nodes2 rxm_pools_user_np2_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90
+                     PROCESSORS 2)
+set_tests_properties(rxm_pools_user_np2_nodes2 PROPERTIES ENVIRONMENT "FI_OFI_RXM_BUFFER_SIZE=2048")
 tandem_shmem_test(test_progress NP 2 4)
 # Spinning on signal_fetch, a wait that already holds, test, test_any or a fetching atomic
 # must let the blocking writes to this PE complete (manual-progress providers).
