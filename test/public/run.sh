@@ -107,12 +107,15 @@ suite_tests-uh() {
 # A checkout of openshmem-org/tests-mellanox: the verifier (oshmem_test), one run per task
 # group, 4 PEs.  configure looks for libraries by Open MPI's names, so it is told what Tandem
 # has; nbi/osh_nbi_tc1.c and tc2.c include mpi.h without using it, so an empty one is given.
+# Its -Werror (on by default) turns the warnings of shmem.h's deprecated routines, which the
+# tests call on purpose, into errors: --disable-error, the suite's own switch, keeps them
+# warnings.
 suite_tests-mellanox() {
   local d=$dir/verifier g
   if [ -z "${SKIP_BUILD:-}" ]; then
     mkdir -p "$dir/tandem-shim" && : >"$dir/tandem-shim/mpi.h"
     (cd "$d" && build ./autogen.sh &&
-      build ./configure CC=oshcc --disable-mpi --enable-quick-tests \
+      build ./configure CC=oshcc --disable-mpi --enable-quick-tests --disable-error \
         ac_cv_lib_oshmem_shmem_getmem_nbi=yes ac_cv_lib_open_pal_opal_progress=no &&
       build make -j2 CPPFLAGS="-I$dir/tandem-shim")
   fi
@@ -168,7 +171,10 @@ suite_prk() {
   prog_dir=$d/Synch_p2p; prog p2p "1 2 4" ./p2p 10 1000 100
   prog_dir=$d/Stencil; prog stencil "1 2 4" ./stencil 10 1000
   prog_dir=$d/Transpose; prog transpose "1 2 4" ./transpose 10 1024 32
-  prog transpose_a2a "1 2 4" ./transpose_a2a 10 1024
+  # A bug of the program: transpose_a2a.c:253-254 allocates the buffers it hands to
+  # shmem_double_alltoall with prk_malloc, private memory, where the routine needs symmetric
+  # objects; Tandem ends the job naming the call, the PE and dest (status 1).
+  prog -s 1 transpose_a2a "1 2 4" ./transpose_a2a 10 1024
 }
 
 # A checkout of ParRes/ISx: SHMEM/ (strong, weak and weak-isobucket scaling).
