@@ -332,8 +332,10 @@ SKI
 # its unittest suite on 1, 2 and 4 PEs, then each program of demo/ and demo/api/.  One of its
 # tests cannot pass on 2 nodes of 2 PEs: test_ptr (testPtrMemory, testPtrArray) writes into
 # the next PE through shmem_ptr when that returns an address, then expects its own object to
-# hold what the previous PE wrote the same way.  shmem_ptr returns NULL for a PE whose memory
-# this PE cannot load and store (another node), so with PEs 0 and 1 on one node and 2 and 3
+# hold what the previous PE wrote the same way.  The specification's shmem_ptr (Return Values):
+# "A local pointer to the remotely accessible dest data object is returned when it can be
+# accessed using memory loads and stores.  Otherwise, a null pointer is returned."  So it
+# returns NULL for a PE on another node, and with PEs 0 and 1 on one node and 2 and 3
 # on the other, PE 0 reaches PE 1 but PE 3 does not reach PE 0, and PE 0 finds its object
 # unwritten.  The ring holds on one node and with a node per PE.
 suite_shmem4py() {
