@@ -22,19 +22,16 @@
 #include <limits.h>
 #include <time.h>
 
-/* The number after `key` on its line of `file`, or -1. */
-static long proc_field(const char* file, const char* key) {
+/* values[i]: the number after keys[i] on its line of `file` (-1 where there is none), in one
+ * pass over the file (smaps_rollup is summed over every mapping each time it is read). */
+static void proc_fields(const char* file, int n, const char* const* keys, long* values) {
+  for (int i = 0; i < n; ++i) values[i] = -1;
   FILE* f = fopen(file, "r");
   char line[512];
-  long value = -1;
-  const size_t n = strlen(key);
   while (f && fgets(line, sizeof line, f))
-    if (strncmp(line, key, n) == 0) {
-      value = atol(line + n);
-      break;
-    }
+    for (int i = 0; i < n; ++i)
+      if (strncmp(line, keys[i], strlen(keys[i])) == 0) values[i] = atol(line + strlen(keys[i]));
   if (f) fclose(f);
-  return value;
 }
 
 static long count_entries(const char* dir) {
@@ -87,9 +84,9 @@ int main(void) {
   shmem_fcollect64(all, mine, FIGURES, 0, 0, npes, psync[0]);
   shmem_barrier_all();
 
-  mine[RSS] = proc_field("/proc/self/status", "VmRSS:");
-  mine[PSS] = proc_field("/proc/self/smaps_rollup", "Pss:");
-  mine[ANON] = proc_field("/proc/self/smaps_rollup", "Pss_Anon:");
+  static const char* const status_keys[] = {"VmRSS:"}, *const rollup_keys[] = {"Pss:", "Pss_Anon:"};
+  proc_fields("/proc/self/status", 1, status_keys, &mine[RSS]);
+  proc_fields("/proc/self/smaps_rollup", 2, rollup_keys, &mine[PSS]);  /* PSS, then ANON */
   mine[FDS] = count_entries("/proc/self/fd");
   mine[MAPS] = count_lines("/proc/self/maps");
   mine[THREADS] = count_entries("/proc/self/task");
