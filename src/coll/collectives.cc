@@ -88,8 +88,12 @@ void push_all(Group& g, char* bank, size_t bytes, const void* data, size_t strid
   if (!g.push_stamped(bank, bytes, data, stride)) push_and_sync(g, bank, bytes, data, stride);
 }
 
-void gather_all(Group& g, char* bank, size_t bytes, const void* data) {
-  if (!g.doubles()) return push_all(g, bank, bytes, data, 0);
+const char* gather_all(Group& g, char* bank, size_t bytes, const void* data) {
+  if (const char* whole = g.gather_by_node(bank, bytes, data)) return whole;
+  if (!g.doubles()) {
+    push_all(g, bank, bytes, data, 0);
+    return bank;
+  }
   // In round j each PE sends the 2^j blocks it has to the rank 2^j away, into their places
   // in that PE's bank.
   memcpy(bank + static_cast<size_t>(g.rank()) * bytes, data, bytes);
@@ -97,6 +101,7 @@ void gather_all(Group& g, char* bank, size_t bytes, const void* data) {
     char* place = bank + static_cast<size_t>(g.rank() & ~(distance - 1)) * bytes;  // the blocks this PE has
     g.swap_stamped(bank, place, static_cast<size_t>(distance) * bytes, place, g.rank() ^ distance);
   }
+  return bank;
 }
 
 void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root, bool to_root) {
@@ -140,8 +145,7 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
     // Small fcollect: every PE's block in every bank, one sync.
     check_buffer(call, "dest", dest, bytes * static_cast<size_t>(g.size()));
     locate(call, "dest", dest, bytes * static_cast<size_t>(g.size()), rt().my_pe);
-    gather_all(g, bank, bytes, source);
-    memcpy(dest, bank, bytes * static_cast<size_t>(g.size()));
+    memcpy(dest, gather_all(g, bank, bytes, source), bytes * static_cast<size_t>(g.size()));
     return;
   }
   if (same_size && bytes > 0 && g.direct(bytes)) {

@@ -13,8 +13,9 @@
 // instead: each PE writes its part into every PE's bank, then one sync, then each PE reads
 // its own bank.  One sync instead of two; dest is still written only by its owner.  Where
 // writes land in order (one node; a network that keeps them in order), a stamp written
-// behind each part replaces the sync (Group::push_stamped); across nodes, on 2^k PEs,
-// reductions and fcollect gather the parts in rounds of recursive doubling instead, log2(n)
+// behind each part replaces the sync (Group::push_stamped); across nodes reductions and
+// fcollect gather the parts through one leader per node where nodes hold several PEs of the
+// team (Group::gather_by_node), else, on 2^k PEs, in rounds of recursive doubling, log2(n)
 // messages a PE (Group::doubles).  A small broadcast on a team needs no sync at all there:
 // the data goes down a binomial tree into each PE's boxes, and a PE only waits for a child
 // that is a whole ring of boxes behind (Group::box_broadcast).  A larger one across nodes
@@ -57,9 +58,11 @@ void push_and_sync(Group& g, char* bank, size_t bytes, const void* data, size_t 
 // The push of a collective in which every PE has a part for every PE: with stamps instead of
 // the sync where writes land in order (Group::push_stamped), else push_and_sync.
 void push_all(Group& g, char* bank, size_t bytes, const void* data, size_t stride);
-// Every PE's `bytes` from `data` into its place of every PE's bank: in rounds of recursive
-// doubling where the group doubles (Group::doubles), else push_all.
-void gather_all(Group& g, char* bank, size_t bytes, const void* data);
+// Every PE's `bytes` from `data` into its place of a bank that this PE reads: its node
+// leader's where the group gathers by node (Group::gather_by_node), else its own, filled in
+// rounds of recursive doubling where the group doubles (Group::doubles), else by push_all.
+// Returns that bank.
+const char* gather_all(Group& g, char* bank, size_t bytes, const void* data);
 
 // dest on every PE of the group receives `bytes` from source on the root (rank `root`); the
 // root's own dest too when `to_root`.
@@ -247,9 +250,9 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   if (ranks == 0) std::fill(result, result + count, T());
   if (char* bank = count > 0 ? g.bank(count * sizeof(T)) : nullptr) {
     // Small: every PE's source in every PE's bank, then a fold of local memory.
-    gather_all(g, bank, count * sizeof(T), source);
+    const char* whole = gather_all(g, bank, count * sizeof(T), source);
     if (ranks > 0) {
-      const T* in = reinterpret_cast<const T*>(bank);
+      const T* in = reinterpret_cast<const T*>(whole);
       memcpy(static_cast<void*>(result), in, count * sizeof(T));
       for (int r = 1; r < ranks; ++r) {
         in += count;

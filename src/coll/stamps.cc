@@ -1,5 +1,5 @@
 // The stamped channels through which collectives on a team move data without syncs: the
-// banks (push_stamped, swap_stamped), the ring of broadcast boxes, the direct writes into
+// banks (push_stamped, swap_stamped, gather_by_node), the ring of broadcast boxes, the direct writes into
 // the dests (direct, join, deliver and their waits, tree_broadcast), the stamps of pulls
 // within a node (stamped, await, release), and the stamps that ride on a write across nodes
 // as its notification word (stamp_landed).
@@ -120,6 +120,44 @@ void Group::swap_stamped(char* bank, char* place, size_t bytes, const void* data
   put_stamped(call_, at, data, bytes, team_->slot, b * kBankStamps + rank_, now);
   const uint64_t* stamp = &slot.bank_stamps[b][partner];
   wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
+}
+
+const char* Group::gather_by_node(char* bank, size_t bytes, const void* data) {
+  if (!team_ || !team_->node_blocks || size_ > kBankStamps || !stamps_travel()) return nullptr;
+  const Team& t = *team_;
+  Slot& slot = team_slots[t.slot];
+  const uint64_t now = t.bank_calls;  // this call's number, counted by bank()
+  const int b = bank == slot.banks[0] ? 0 : 1;
+  if (t.leader_index < 0) {
+    Slot& leader = *reinterpret_cast<Slot*>(
+        locate(call_, "team slot", &slot, sizeof(Slot), t.pes[static_cast<size_t>(t.leader)]).mapped);
+    memcpy(leader.banks[b] + static_cast<size_t>(rank_) * bytes, data, bytes);
+    __atomic_store_n(&leader.bank_stamps[b][rank_], now, __ATOMIC_RELEASE);
+    const uint64_t* whole = &leader.bank_stamps[b][t.leader];
+    wait_until_ready(call_, [&] { return __atomic_load_n(whole, __ATOMIC_ACQUIRE) >= now; });
+    return leader.banks[b];
+  }
+  // The leader: its node's ranks [rank_, end), then those of the other nodes, each run
+  // stamped by its first rank (its leader's).
+  const size_t nodes = t.leaders.size(), me = static_cast<size_t>(t.leader_index);
+  const int end = me + 1 < nodes ? t.leaders[me + 1] : size_;
+  char* run = bank + static_cast<size_t>(rank_) * bytes;
+  memcpy(run, data, bytes);
+  for (int r = rank_ + 1; r < end; ++r) {
+    const uint64_t* stamp = &slot.bank_stamps[b][r];
+    wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
+  }
+  const size_t run_bytes = static_cast<size_t>(end - rank_) * bytes;
+  for (size_t k = 1; k < nodes; ++k) {  // the next node first
+    const int other = t.pes[static_cast<size_t>(t.leaders[(me + k) % nodes])];
+    put_stamped(call_, locate(call_, "bank", run, run_bytes, other), run, run_bytes, t.slot, b * kBankStamps + rank_, now);
+  }
+  for (size_t k = 1; k < nodes; ++k) {
+    const uint64_t* stamp = &slot.bank_stamps[b][t.leaders[(me + k) % nodes]];
+    wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
+  }
+  __atomic_store_n(&slot.bank_stamps[b][rank_], now, __ATOMIC_RELEASE);
+  return bank;
 }
 
 bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {

@@ -68,6 +68,10 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
   // By node only where it saves rounds across the network: on one node, or with one PE a
   // node, the team syncs as one.
   if (team.one_node || team.leaders.size() == team.pes.size() || !mapped_node) team.leaders.clear();
+  size_t runs = team.pes.empty() ? 0 : 1;  // of consecutive ranks on one node
+  for (size_t i = 1; i < team.pes.size(); ++i)
+    runs += r.node_of[static_cast<size_t>(team.pes[i])] != r.node_of[static_cast<size_t>(team.pes[i - 1])];
+  team.node_blocks = !team.leaders.empty() && runs == team.leaders.size();
   // The counters, boxes and stamps count from 0 again.  Nothing of the slot's previous team
   // is still on its way here: this PE waited for every count, every broadcast sent to it and
   // every read of its memory before it left that team; and no PE of the new team writes here before the split's last

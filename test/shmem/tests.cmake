@@ -210,6 +210,10 @@ tandem_shmem_test(collectives NP 1 2 3 4)
 # fcollects take there.
 tandem_shmem_run(collectives_np8_nodes8 "api;internode" 8 collectives --nodes 8)
 tandem_shmem_run(collectives_np8_nodes2 "api;internode" 8 collectives --nodes 2)
+# Small reductions and fcollects gather by node where a node holds more than one PE: a node
+# whose leader is alone (3 PEs), and 3 PEs a node (6), where the gather once went to every PE.
+tandem_shmem_run(collectives_np3_nodes2 "api;internode" 3 collectives --nodes 2)
+tandem_shmem_run(collectives_np6_nodes2 "api;internode" 6 collectives --nodes 2)
 tandem_shmem_run(teams_np3_nodes2 "api;internode" 3 teams --nodes 2)
 tandem_shmem_test(collectives_legacy NP 1 2 3 4)
 # Window epochs under each issue strategy (adaptive by default); hybrid also with a queue of
