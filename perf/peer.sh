@@ -29,6 +29,9 @@
 #               --nodes), a peer that is Open MPI's talks TCP between its PEs for its
 #               one-sided calls and its collectives (-x UCX_TLS=tcp,self --mca btl tcp,self
 #               --mca pml ob1), and both run with PERF_SOLO_POLL=1 (perf_shmem.h)
+#   -P PER_NODE with -I: Tandem puts PER_NODE PEs on each virtual node instead of one
+#               (--nodes NP / PER_NODE, rounded up), so that its collectives go by node;
+#               the peer's PEs still all talk TCP
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,7 +44,8 @@ out=""
 rounds=3
 pe_counts="2 4"
 internode=no
-while getopts "c:l:N:b:o:n:p:Ih" opt; do
+per_node=1
+while getopts "c:l:N:b:o:n:p:P:Ih" opt; do
   case "$opt" in
     c) peer_cc=$OPTARG ;;
     l) peer_launch=$OPTARG ;;
@@ -51,6 +55,7 @@ while getopts "c:l:N:b:o:n:p:Ih" opt; do
     n) rounds=$OPTARG ;;
     p) pe_counts=$OPTARG ;;
     I) internode=yes ;;
+    P) per_node=$OPTARG ;;
     h) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
@@ -149,7 +154,7 @@ fi
   echo "program: $program ${args[*]}"
   echo "tandem: $("$build/tools/oshrun/oshrun" --version 2>&1 | head -1), $(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
   echo "peer ($peer_name): $peer_cc; $peer_launch"
-  echo "pe counts: $pe_counts ($([ "$internode" = yes ] && echo "a node each" || echo "one node")), $rounds rounds, alternately"
+  echo "pe counts: $pe_counts ($([ "$internode" = yes ] && echo "$per_node a node" || echo "one node")), $rounds rounds, alternately"
   echo "load before: $(cat /proc/loadavg)"
   uname -a
 } >"$out/env.txt"
@@ -167,9 +172,10 @@ summary="$out/report.md"
 [ "$internode" = no ] || export PERF_SOLO_POLL=1
 placement="on one node"
 [ "$internode" = no ] || placement="on a node each"
+[ "$internode" = no ] || [ "$per_node" = 1 ] || placement="on nodes of $per_node (Tandem)"
 for np in $pe_counts; do
   nodes=()
-  [ "$internode" = no ] || nodes=(--nodes "$np")
+  [ "$internode" = no ] || nodes=(--nodes $(((np + per_node - 1) / per_node)))
   dir="$out/np$np"
   mkdir -p "$dir"
   for ((r = 1; r <= rounds; r++)); do
