@@ -84,6 +84,22 @@ void exchange_direct(Group& g, Write write) {
 
 }  // namespace
 
+bool node_member(Group& g, void* dest, size_t bytes) {
+  const int leader = g.node_start(g.my_node());
+  if (g.rank() == leader) return false;
+  g.join(leader);
+  g.await_delivered(leader);
+  memcpy(dest, locate(g.call(), "dest", dest, bytes, g.pe(leader)).mapped, bytes);
+  g.deliver(leader, dest, dest, 0, 1);
+  return true;
+}
+
+void release_node(Group& g, void* dest) {
+  const int end = g.node_start(g.my_node() + 1);
+  for (int r = g.rank() + 1; r < end; ++r) g.deliver(r, dest, dest, 0);
+  for (int r = g.rank() + 1; r < end; ++r) g.await_delivered(r, 1);
+}
+
 void push_all(Group& g, char* bank, size_t bytes, const void* data, size_t stride) {
   if (!g.push_stamped(bank, bytes, data, stride)) push_and_sync(g, bank, bytes, data, stride);
 }
@@ -147,6 +163,35 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
     locate(call, "dest", dest, bytes * static_cast<size_t>(g.size()), rt().my_pe);
     memcpy(dest, gather_all(g, bank, bytes, source), bytes * static_cast<size_t>(g.size()));
     return;
+  }
+  if (same_size && bytes > 0 && g.by_node()) {
+    size_t widest = 0;  // the most ranks on one node
+    for (int node = 0; node < g.nodes(); ++node)
+      widest = std::max(widest, static_cast<size_t>(g.node_start(node + 1) - g.node_start(node)));
+    if (g.direct(widest * bytes, 2)) {
+      // By node (node_member): the leader gathers its node's blocks, then writes them in one
+      // piece into every other leader's dest.
+      const size_t total = bytes * static_cast<size_t>(g.size());
+      check_buffer(call, "dest", dest, total);
+      locate(call, "dest", dest, total, rt().my_pe);
+      if (node_member(g, dest, total)) return;
+      const int nodes = g.nodes(), node = g.my_node(), me = g.rank(), end = g.node_start(node + 1);
+      char* run = static_cast<char*>(dest) + static_cast<size_t>(me) * bytes;
+      memcpy(run, source, bytes);
+      for (int r = me + 1; r < end; ++r) {
+        g.await_joined(r);
+        memcpy(run + static_cast<size_t>(r - me) * bytes, locate(call, "source", source, bytes, g.pe(r)).mapped, bytes);
+      }
+      for (int k = 1; k < nodes; ++k) g.join(g.node_start((node + k) % nodes));
+      for (int k = 1; k < nodes; ++k) {
+        const int other = g.node_start((node + k) % nodes);
+        g.await_joined(other);
+        g.deliver(other, run, run, static_cast<size_t>(end - me) * bytes);
+      }
+      for (int k = 1; k < nodes; ++k) g.await_delivered(g.node_start((node + k) % nodes));
+      release_node(g, dest);
+      return;
+    }
   }
   if (same_size && bytes > 0 && g.direct(bytes)) {
     // Each PE's block into its place of every dest, once that dest's owner has joined.

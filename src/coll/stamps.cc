@@ -252,6 +252,10 @@ void Group::await_delivered(int rank, uint64_t piece) {
   wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= goal; });
 }
 
+int Group::my_node() const {
+  return static_cast<int>(std::upper_bound(team_->leaders.begin(), team_->leaders.end(), rank_) - team_->leaders.begin()) - 1;
+}
+
 bool Group::tree_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
   const size_t piece = kTreePiece;
   const uint64_t pieces = (bytes + piece - 1) / piece;

@@ -258,6 +258,13 @@ class Group {
   void await_joined(int rank);
   void deliver(int rank, void* place, const void* data, size_t bytes, uint64_t piece = 0);
   void await_delivered(int rank, uint64_t piece = 0);
+  // The nodes of a team that goes by node (Team::node_blocks; by_node() false otherwise):
+  // how many, the first rank of node i, its leader (node_start(nodes()) is the team's size),
+  // and this PE's node.  The direct collectives by node (collectives.h) use them.
+  bool by_node() const { return team_ && team_->node_blocks; }
+  int nodes() const { return static_cast<int>(team_->leaders.size()); }
+  int node_start(int node) const { return node < nodes() ? team_->leaders[static_cast<size_t>(node)] : size_; }
+  int my_node() const;
   // A broadcast too large for the boxes, direct: the ranks relative to the root form a
   // binomial tree; each PE but the root joins its parent, then for each piece of kTreePiece
   // bytes waits for it and delivers it to each of its children that has joined, so that a
