@@ -17,7 +17,8 @@
 // fcollect gather the parts through one leader per node where nodes hold several PEs of the
 // team (Group::gather_by_node), else, on 2^k PEs, in rounds of recursive doubling, log2(n)
 // messages a PE (Group::doubles).  A small broadcast on a team needs no sync at all there:
-// the data goes down a binomial tree into each PE's boxes, and a PE only waits for a child
+// the data goes down a tree (binomial, by node where nodes hold several PEs: crossing
+// between nodes once a node) into each PE's boxes, and a PE only waits for a child
 // that is a whole ring of boxes behind (Group::box_broadcast).  A larger one across nodes
 // goes down the same tree straight into each dest, once its owner has said it entered
 // (Group::tree_broadcast).

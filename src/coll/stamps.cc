@@ -185,9 +185,7 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   }
   // Writes the data into the boxes of rank v + k relative to the root, after that PE has
   // finished with the broadcasts that last took them.
-  const int v = (rank_ - root + size_) % size_;
-  auto pass_on = [&](int k) {
-    const int r = (v + k + root) % size_;
+  auto pass_on = [&](int r) {
     const int pe = t.pes[static_cast<size_t>(r)];
     // Another node's count is read with a get, and only when the one last seen is too old:
     // about once per turn of the ring while the PE keeps up.
@@ -207,13 +205,15 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
       }
     }
     // The data, then the stamp in the last box that says it is there.
-    put_stamped(call_, locate(call_, "broadcast box", data, bytes, pe), v == 0 ? source : data, bytes, t.slot,
+    put_stamped(call_, locate(call_, "broadcast box", data, bytes, pe), rank_ == root ? source : data, bytes, t.slot,
                 2 * kBankStamps + last, end);
   };
   if (t.one_node) {
-    for (int k = 1; v == 0 && k < size_; ++k) pass_on(k);
+    for (int k = 1; rank_ == root && k < size_; ++k) pass_on((root + k) % size_);
   } else {
-    tree_children(v, size_, pass_on);
+    std::vector<int> children;
+    tree_links(root, children);
+    for (int r : children) pass_on(r);
   }
   if (rank_ != root) memcpy(dest, data, bytes);
   else if (to_root && dest != source) memcpy(dest, source, bytes);
@@ -252,29 +252,53 @@ void Group::await_delivered(int rank, uint64_t piece) {
   wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= goal; });
 }
 
-int Group::my_node() const {
-  return static_cast<int>(std::upper_bound(team_->leaders.begin(), team_->leaders.end(), rank_) - team_->leaders.begin()) - 1;
+int Group::node_of(int rank) const {
+  return static_cast<int>(std::upper_bound(team_->leaders.begin(), team_->leaders.end(), rank) - team_->leaders.begin()) - 1;
+}
+
+int Group::tree_links(int root, std::vector<int>& children) const {
+  children.clear();
+  if (!by_node()) {
+    const int v = (rank_ - root + size_) % size_;
+    tree_children(v, size_, [&](int k) { children.push_back((v + k + root) % size_); });
+    return v == 0 ? -1 : ((v & (v - 1)) + root) % size_;
+  }
+  const int n = nodes(), node = my_node(), root_node = node_of(root);
+  auto head = [&](int i) { return i == root_node ? root : node_start(i); };
+  // This PE's place among its node's PEs counted from the node's head, and back.
+  const int first = node_start(node), count = node_start(node + 1) - first, from = head(node) - first;
+  const int m = (rank_ - first - from + count) % count;
+  auto member = [&](int j) { return first + (j + from) % count; };
+  int parent = -1;
+  if (m == 0) {
+    const int h = (node - root_node + n) % n;  // among the heads, counted from the root's node
+    tree_children(h, n, [&](int k) { children.push_back(head((h + k + root_node) % n)); });
+    if (h != 0) parent = head(((h & (h - 1)) + root_node) % n);
+  } else {
+    parent = member(m & (m - 1));
+  }
+  tree_children(m, count, [&](int k) { children.push_back(member(m + k)); });
+  return parent;
 }
 
 bool Group::tree_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root) {
   const size_t piece = kTreePiece;
   const uint64_t pieces = (bytes + piece - 1) / piece;
   if (bytes > kTreeBroadcast || !direct(std::min(bytes, piece), pieces)) return false;
-  const int v = (rank_ - root + size_) % size_;
-  // Tell the parent (v without its lowest set bit) that dest is free; then the pieces in
-  // turn, each passed on as soon as it is here.
-  const int parent = ((v & (v - 1)) + root) % size_;
-  if (v != 0) join(parent);
+  // Tell the parent that dest is free; then the pieces in turn, each passed on as soon as it
+  // is here.
+  std::vector<int> children;
+  const int parent = tree_links(root, children);
+  if (parent >= 0) join(parent);
   for (uint64_t c = 0; c < pieces; ++c) {
     const size_t at = c * piece, n = std::min(piece, bytes - at);
-    if (v != 0) await_delivered(parent, c);
-    tree_children(v, size_, [&](int k) {
-      const int r = (v + k + root) % size_;
+    if (parent >= 0) await_delivered(parent, c);
+    for (int r : children) {
       if (c == 0) await_joined(r);
-      deliver(r, static_cast<char*>(dest) + at, static_cast<const char*>(v == 0 ? source : dest) + at, n, c);
-    });
+      deliver(r, static_cast<char*>(dest) + at, static_cast<const char*>(parent < 0 ? source : dest) + at, n, c);
+    }
   }
-  if (v == 0 && to_root && dest != source) memcpy(dest, source, bytes);
+  if (parent < 0 && to_root && dest != source) memcpy(dest, source, bytes);
   return true;
 }
 
