@@ -30,7 +30,7 @@ struct alignas(64) Slot {
   alignas(64) uint64_t node_arrivals;
   alignas(64) uint64_t node_released;
 };
-static_assert(sizeof(Slot) == 101248, "TANDEM_TEAMS in the configuration table gives this size");
+static_assert(sizeof(Slot) == 200320, "TANDEM_TEAMS in the configuration table gives this size");
 
 // TANDEM_TEAMS slots, symmetric (teams_init).
 extern Slot* team_slots;

@@ -167,18 +167,19 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   // The boxes of this broadcast, [first, end) counted over the ring's turns.
   const uint64_t count = std::max<uint64_t>(1, (bytes + kBox - 1) / kBox);
   uint64_t first = t.boxes_used;
-  if (first % kBoxes + count > kBoxes) first += kBoxes - first % kBoxes;
+  const uint64_t ring = t.one_node ? kBoxesNode : kBoxes;
+  if (first % ring + count > ring) first += ring - first % ring;
   const uint64_t end = t.boxes_used = first + count;
   // Every PE must be done with the broadcasts that last took these boxes.
   uint64_t before = 0;
   for (uint64_t b = first; b < end; ++b) {
-    uint64_t& until = t.box_until[b % kBoxes];
+    uint64_t& until = t.box_until[b % ring];
     before = std::max(before, until);
     until = end;
   }
   Slot& slot = team_slots[t.slot];
-  char* data = slot.boxes[first % kBoxes];
-  const int last = static_cast<int>((end - 1) % kBoxes);
+  char* data = slot.boxes[first % ring];
+  const int last = static_cast<int>((end - 1) % ring);
   if (rank_ != root) {
     const uint64_t* stamp = &slot.box_stamps[last];
     wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) == end; });

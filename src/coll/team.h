@@ -211,7 +211,7 @@ class Group {
   // waits for the stamp in its own memory, copies the data out and counts the broadcast done
   // there.  On one node the root writes into every PE; across nodes the PEs form a tree
   // (tree_links), and a PE passes the data on from its own boxes to its children's once it
-  // has it.  The kBoxes boxes of kBox bytes of the slot form a ring that the broadcasts
+  // has it.  The boxes of kBox bytes of the slot form a ring that the broadcasts
   // take in turn, as many boxes each as their data fills and never across the ring's end
   // (every PE of the team counts the same boxes, as it makes the same calls).  So the root runs ahead until it comes back to a box: before a PE
   // writes into another's box it waits until that PE has finished with the broadcast that
@@ -228,8 +228,19 @@ class Group {
   // KiB, 18.5 against 22 us at 16 KiB (one message crosses the network instead of two); on 4
   // PEs of 4 nodes (on 2 cores, which every message keeps busy) as fast.  Up to half the
   // ring, so that the root can still run a broadcast ahead.
+  //
+  // The ring of a team on one node takes kBoxesNode boxes, of a team across nodes all
+  // kBoxes: where a PE reads another node's count, a deeper ring makes the read rarer (once
+  // per turn of the ring, every 2 broadcasts of 16 KiB with 32 boxes) and lets more
+  // broadcasts be on their way.  perf/collectives, 4 PEs on 2 nodes (on 2 cores), two
+  // alternating runs: 128 boxes against 32, 18-20 us against 30-32 us at 4 KiB, 24-26
+  // against 53 at 8 KiB, 39-42 against 86-91 at 16 KiB; 32 KiB, now through the boxes,
+  // 56-60 against 91-108 us down the direct tree; 2 PEs on 2 nodes, 13-20 against 19-30 us
+  // at 8-16 KiB, 24-27 against 31-37 at 32 KiB.  On one node the boxes take broadcasts of
+  // at most kBox bytes, and a team there keeps to the first 32 KiB of them.
   static constexpr size_t kBox = 1024;
-  static constexpr uint64_t kBoxes = 32;
+  static constexpr uint64_t kBoxes = 128;
+  static constexpr uint64_t kBoxesNode = 32;
   static constexpr size_t kBoxNetwork = kBoxes / 2 * kBox;
   bool box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);
   // Collectives too large for the banks and boxes on a team that spans nodes write straight

@@ -51,7 +51,7 @@ const std::vector<ConfigEntry>& config_table() {
       {"TANDEM_EPOCH_QUEUE", nullptr, "32",
        "hybrid epochs, and adaptive access epochs: operations queued for one target before it is opened and served at once"},
       {"TANDEM_TEAMS", nullptr, "256",
-       "live teams a PE may belong to at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included (2 to 4096); each takes 101248 bytes of the symmetric heap (pages of it only once used), beyond SHMEM_SYMMETRIC_SIZE"},
+       "live teams a PE may belong to at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included (2 to 4096); each takes 200320 bytes of the symmetric heap (pages of it only once used), beyond SHMEM_SYMMETRIC_SIZE"},
       {"TANDEM_WINDOWS", nullptr, "128",
        "live windows (shmemx_win_create) a PE may belong to at once (1 to 65536); each takes 16 bytes plus 8 per PE of the symmetric heap, rounded up to 64"},
       {"TANDEM_STATS", nullptr, "0",
