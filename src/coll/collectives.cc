@@ -85,7 +85,7 @@ void exchange_direct(Group& g, Write write) {
 }  // namespace
 
 bool node_member(Group& g, void* dest, size_t bytes) {
-  const int leader = g.node_start(g.my_node());
+  const int leader = g.leader();
   if (g.rank() == leader) return false;
   g.join(leader);
   g.await_delivered(leader);

@@ -1,8 +1,9 @@
 // The stamped channels through which collectives on a team move data without syncs: the
-// banks (push_stamped, swap_stamped, gather_by_node), the ring of broadcast boxes, the direct writes into
-// the dests (direct, join, deliver and their waits, tree_broadcast), the stamps of pulls
-// within a node (stamped, await, release), and the stamps that ride on a write across nodes
-// as its notification word (stamp_landed).
+// banks (push_stamped, swap_stamped, gather_by_node), the ring of broadcast boxes, the direct
+// writes into the dests (direct, join, deliver and their waits, tree_broadcast, and the tree
+// of both broadcasts, tree_links), the stamps of pulls within a node (stamped, await,
+// release), and the stamps that ride on a write across nodes as its notification word
+// (stamp_landed).
 #include <algorithm>
 #include <cstring>
 
@@ -100,10 +101,8 @@ bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stri
     const Target at = locate(call_, "bank", place, bytes, team_->pes[static_cast<size_t>(r)]);
     put_stamped(call_, at, from, bytes, team_->slot, b * kBankStamps + rank_, now);
   }
-  for (int r = 0; r < size_; ++r) {
-    const uint64_t* stamp = &slot.bank_stamps[b][r];
-    if (r != rank_) wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
-  }
+  for (int r = 0; r < size_; ++r)
+    if (r != rank_) wait_at_least(call_, &slot.bank_stamps[b][r], now);
   return true;
 }
 
@@ -118,44 +117,35 @@ void Group::swap_stamped(char* bank, char* place, size_t bytes, const void* data
   const int b = bank == slot.banks[0] ? 0 : 1;
   const Target at = locate(call_, "bank", place, bytes, team_->pes[static_cast<size_t>(partner)]);
   put_stamped(call_, at, data, bytes, team_->slot, b * kBankStamps + rank_, now);
-  const uint64_t* stamp = &slot.bank_stamps[b][partner];
-  wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
+  wait_at_least(call_, &slot.bank_stamps[b][partner], now);
 }
 
 const char* Group::gather_by_node(char* bank, size_t bytes, const void* data) {
-  if (!team_ || !team_->node_blocks || size_ > kBankStamps || !stamps_travel()) return nullptr;
-  const Team& t = *team_;
-  Slot& slot = team_slots[t.slot];
-  const uint64_t now = t.bank_calls;  // this call's number, counted by bank()
+  if (!by_node() || size_ > kBankStamps || !stamps_travel()) return nullptr;
+  Slot& slot = team_slots[team_->slot];
+  const uint64_t now = team_->bank_calls;  // this call's number, counted by bank()
   const int b = bank == slot.banks[0] ? 0 : 1;
-  if (t.leader_index < 0) {
-    Slot& leader = *reinterpret_cast<Slot*>(
-        locate(call_, "team slot", &slot, sizeof(Slot), t.pes[static_cast<size_t>(t.leader)]).mapped);
-    memcpy(leader.banks[b] + static_cast<size_t>(rank_) * bytes, data, bytes);
-    __atomic_store_n(&leader.bank_stamps[b][rank_], now, __ATOMIC_RELEASE);
-    const uint64_t* whole = &leader.bank_stamps[b][t.leader];
-    wait_until_ready(call_, [&] { return __atomic_load_n(whole, __ATOMIC_ACQUIRE) >= now; });
-    return leader.banks[b];
+  const int leader = team_->leader;
+  if (rank_ != leader) {
+    Slot& at_leader = *reinterpret_cast<Slot*>(locate(call_, "team slot", &slot, sizeof(Slot), pe(leader)).mapped);
+    memcpy(at_leader.banks[b] + static_cast<size_t>(rank_) * bytes, data, bytes);
+    __atomic_store_n(&at_leader.bank_stamps[b][rank_], now, __ATOMIC_RELEASE);
+    wait_at_least(call_, &at_leader.bank_stamps[b][leader], now);
+    return at_leader.banks[b];
   }
   // The leader: its node's ranks [rank_, end), then those of the other nodes, each run
   // stamped by its first rank (its leader's).
-  const size_t nodes = t.leaders.size(), me = static_cast<size_t>(t.leader_index);
-  const int end = me + 1 < nodes ? t.leaders[me + 1] : size_;
+  const int n = nodes(), node = my_node(), end = node_start(node + 1);
   char* run = bank + static_cast<size_t>(rank_) * bytes;
   memcpy(run, data, bytes);
-  for (int r = rank_ + 1; r < end; ++r) {
-    const uint64_t* stamp = &slot.bank_stamps[b][r];
-    wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
-  }
+  for (int r = rank_ + 1; r < end; ++r) wait_at_least(call_, &slot.bank_stamps[b][r], now);
   const size_t run_bytes = static_cast<size_t>(end - rank_) * bytes;
-  for (size_t k = 1; k < nodes; ++k) {  // the next node first
-    const int other = t.pes[static_cast<size_t>(t.leaders[(me + k) % nodes])];
-    put_stamped(call_, locate(call_, "bank", run, run_bytes, other), run, run_bytes, t.slot, b * kBankStamps + rank_, now);
+  for (int k = 1; k < n; ++k) {  // the next node first
+    const int other = pe(node_start((node + k) % n));
+    put_stamped(call_, locate(call_, "bank", run, run_bytes, other), run, run_bytes, team_->slot,
+                b * kBankStamps + rank_, now);
   }
-  for (size_t k = 1; k < nodes; ++k) {
-    const uint64_t* stamp = &slot.bank_stamps[b][t.leaders[(me + k) % nodes]];
-    wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) >= now; });
-  }
+  for (int k = 1; k < n; ++k) wait_at_least(call_, &slot.bank_stamps[b][node_start((node + k) % n)], now);
   __atomic_store_n(&slot.bank_stamps[b][rank_], now, __ATOMIC_RELEASE);
   return bank;
 }
@@ -184,8 +174,8 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
     const uint64_t* stamp = &slot.box_stamps[last];
     wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) == end; });
   }
-  // Writes the data into the boxes of rank v + k relative to the root, after that PE has
-  // finished with the broadcasts that last took them.
+  // Writes the data into the boxes of rank r, after that PE has finished with the
+  // broadcasts that last took them.
   auto pass_on = [&](int r) {
     const int pe = t.pes[static_cast<size_t>(r)];
     // Another node's count is read with a get, and only when the one last seen is too old:
@@ -238,8 +228,7 @@ void Group::join(int rank) {
 }
 
 void Group::await_joined(int rank) {
-  const uint64_t* word = &team_slots[team_->slot].joined[rank];
-  wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= team_->direct_calls; });
+  wait_at_least(call_, &team_slots[team_->slot].joined[rank], team_->direct_calls);
 }
 
 void Group::deliver(int rank, void* place, const void* data, size_t bytes, uint64_t piece) {
@@ -248,9 +237,7 @@ void Group::deliver(int rank, void* place, const void* data, size_t bytes, uint6
 }
 
 void Group::await_delivered(int rank, uint64_t piece) {
-  const uint64_t* word = &team_slots[team_->slot].delivered[rank];
-  const uint64_t goal = pieces_before_ + piece + 1;
-  wait_until_ready(call_, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= goal; });
+  wait_at_least(call_, &team_slots[team_->slot].delivered[rank], pieces_before_ + piece + 1);
 }
 
 int Group::node_of(int rank) const {
@@ -314,7 +301,7 @@ void Group::await(int rank) {
   const uint64_t now = team_->stamp_calls;
   const auto* entered = reinterpret_cast<const uint64_t*>(
       locate(call_, "collective stamp", &team_slots[team_->slot].entered, sizeof(uint64_t), pe(rank)).mapped);
-  wait_until_ready(call_, [&] { return __atomic_load_n(entered, __ATOMIC_ACQUIRE) >= now; });
+  wait_at_least(call_, entered, now);
 }
 
 void Group::release(int rank) {
@@ -326,8 +313,7 @@ void Group::release(int rank) {
 
 void Group::await_readers(int readers) {
   const uint64_t goal = team_->stamp_reads += static_cast<uint64_t>(readers);
-  const uint64_t* reads = &team_slots[team_->slot].reads;
-  wait_until_ready(call_, [&] { return __atomic_load_n(reads, __ATOMIC_ACQUIRE) >= goal; });
+  wait_at_least(call_, &team_slots[team_->slot].reads, goal);
 }
 
 }  // namespace tandem

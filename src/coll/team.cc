@@ -160,9 +160,7 @@ void disseminate(const char* call, Team& team, int n, int me, uint64_t epoch, Pe
     if (remote.mapped) __atomic_fetch_add(reinterpret_cast<uint64_t*>(remote.mapped), 1, __ATOMIC_RELEASE);
     else if (!scheduler().set_word_in_order(call, remote, epoch))
       scheduler().atomic<uint64_t>(call, remote, shm::AmoOp::Add, 1, 0, false);
-    const uint64_t goal = epoch;
-    uint64_t* mine = &slot.counters[k];
-    wait_until_ready(call, [&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) >= goal; });
+    wait_at_least(call, &slot.counters[k], epoch);
   }
 }
 
@@ -180,11 +178,10 @@ void team_sync(const char* call, Team& team) {
     const int leader = team.pes[static_cast<size_t>(team.leader)];
     Slot* at_leader = reinterpret_cast<Slot*>(locate(call, "team slot", &mine, sizeof(Slot), leader).mapped);
     __atomic_fetch_add(&at_leader->node_arrivals, 1, __ATOMIC_RELEASE);
-    wait_until_ready(call, [&] { return __atomic_load_n(&at_leader->node_released, __ATOMIC_ACQUIRE) >= epoch; });
+    wait_at_least(call, &at_leader->node_released, epoch);
     return;
   }
-  const uint64_t arrived = epoch * static_cast<uint64_t>(team.node_members - 1);
-  wait_until_ready(call, [&] { return __atomic_load_n(&mine.node_arrivals, __ATOMIC_ACQUIRE) >= arrived; });
+  wait_at_least(call, &mine.node_arrivals, epoch * static_cast<uint64_t>(team.node_members - 1));
   disseminate(call, team, static_cast<int>(team.leaders.size()), team.leader_index, epoch,
               [&](int i) { return team.pes[static_cast<size_t>(team.leaders[static_cast<size_t>(i)])]; });
   __atomic_store_n(&mine.node_released, epoch, __ATOMIC_RELEASE);

@@ -66,8 +66,8 @@ struct Team {
   int leader_index = -1;     // this PE's place in `leaders`, or -1
   int node_members = 0;      // the team's PEs on this node, this one included
   // Where `leaders` is not empty, whether each node's PEs hold consecutive ranks (a node's
-  // run from its leader up to the next leader's rank): then small gathers go by node too
-  // (Group::gather_by_node).
+  // run from its leader up to the next leader's rank): then the broadcasts, reductions and
+  // fcollects go by node too (Group::by_node).
   bool node_blocks = false;
 
   int size() const { return static_cast<int>(pes.size()); }
@@ -211,13 +211,13 @@ class Group {
   // waits for the stamp in its own memory, copies the data out and counts the broadcast done
   // there.  On one node the root writes into every PE; across nodes the PEs form a tree
   // (tree_links), and a PE passes the data on from its own boxes to its children's once it
-  // has it.  The boxes of kBox bytes of the slot form a ring that the broadcasts
-  // take in turn, as many boxes each as their data fills and never across the ring's end
-  // (every PE of the team counts the same boxes, as it makes the same calls).  So the root runs ahead until it comes back to a box: before a PE
-  // writes into another's box it waits until that PE has finished with the broadcast that
-  // last took it.  Returns false, doing nothing, where it does not apply (an active set
-  // other than all PEs, more than kBox bytes on one node or kBoxNetwork across nodes, PEs on
-  // other nodes over a network that cannot stamp).
+  // has it.  The boxes of kBox bytes of the slot form a ring that the broadcasts take in
+  // turn, as many boxes each as their data fills and never across the ring's end (every PE
+  // of the team counts the same boxes, as it makes the same calls).  So the root runs ahead
+  // until it comes back to a box: before a PE writes into another's box it waits until that
+  // PE has finished with the broadcast that last took it.  Returns false, doing nothing,
+  // where it does not apply (an active set other than all PEs, more than kBox bytes on one
+  // node or kBoxNetwork across nodes, PEs on other nodes over a network that cannot stamp).
   //
   // On one node a PE copies larger data straight from the root (Group::stamped): one copy
   // instead of two.  Across nodes a broadcast through the boxes costs each PE a message per
@@ -270,8 +270,10 @@ class Group {
   void await_delivered(int rank, uint64_t piece = 0);
   // The nodes of a team that goes by node (Team::node_blocks; by_node() false otherwise):
   // how many, the first rank of node i, its leader (node_start(nodes()) is the team's size),
-  // and this PE's node.  The direct collectives by node (collectives.h) use them.
+  // the node of a rank, this PE's node and its leader's rank.  The collectives by node use
+  // them.
   bool by_node() const { return team_ && team_->node_blocks; }
+  int leader() const { return team_->leader; }
   int nodes() const { return static_cast<int>(team_->leaders.size()); }
   int node_start(int node) const { return node < nodes() ? team_->leaders[static_cast<size_t>(node)] : size_; }
   int node_of(int rank) const;
@@ -288,9 +290,9 @@ class Group {
   // KiB, as fast at 8 KiB.
   int tree_links(int root, std::vector<int>& children) const;
   // A broadcast too large for the boxes, direct, down the tree of tree_links: each PE but
-  // the root joins its parent, then for each piece of kTreePiece
-  // bytes waits for it and delivers it to each of its children that has joined, so that a
-  // piece goes down the tree while the next arrives.  One copy per PE and no wait for PEs
+  // the root joins its parent, then for each piece of kTreePiece bytes waits for it and
+  // delivers it to each of its children that has joined, so that a piece goes down the tree
+  // while the next arrives.  One copy per PE and no wait for PEs
   // outside one's own branch, where a pull costs two syncs.  Returns false, doing nothing,
   // where direct() does not apply or beyond kTreeBroadcast bytes.
   //

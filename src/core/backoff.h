@@ -81,4 +81,10 @@ inline void wait_until_ready(const char* call, Ready ready) {
   while (!ready()) backoff.pause();
 }
 
+// wait_until_ready() for a counter or stamp that only grows: returns once `word` (read with
+// acquire) has reached `goal`.
+inline void wait_at_least(const char* call, const uint64_t* word, uint64_t goal) {
+  wait_until_ready(call, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= goal; });
+}
+
 }  // namespace tandem

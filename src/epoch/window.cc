@@ -58,10 +58,6 @@ uint64_t* posts(int slot) { return reinterpret_cast<uint64_t*>(header(slot) + 1)
 
 uint64_t load(const uint64_t* word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
 
-void wait_at_least(const char* call, const uint64_t* word, uint64_t goal) {
-  wait_until_ready(call, [&] { return load(word) >= goal; });
-}
-
 // `word` of this PE's slot as it is on world PE `pe`.
 tandem::Target word_on(const char* call, const uint64_t* word, int pe) {
   return locate(call, "window word", word, sizeof(uint64_t), pe);
