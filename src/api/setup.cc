@@ -184,7 +184,10 @@ void runtime_init(const char* call, int requested_threads) {
     settings.bounce_bytes = r.config.ofi_bounce;
     settings.waitable = proxy;
     settings.netns = r.config.netns;
-    settings.software_atomics = r.config.software_atomics;
+    using Atomics = ofi::Transport::Settings::Atomics;
+    settings.atomics = r.config.atomics == Config::Atomics::Software   ? Atomics::Software
+                       : r.config.atomics == Config::Atomics::Provider ? Atomics::Provider
+                                                                       : Atomics::Auto;
     settings.coalesce = r.config.aggregate;
     settings.notify_messages = r.config.notify_messages;
     network->open(call, settings, bases, sizes);

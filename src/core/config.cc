@@ -45,7 +45,7 @@ const std::vector<ConfigEntry>& config_table() {
       {"TANDEM_NOTIFY", nullptr, "auto",
        "how a notification (shmemx_*_notify) reaches a PE on another node: auto (as the remote CQ data of the data's write, when the provider carries 8 bytes of it; else as a message after the data landed), messages (always as a message)"},
       {"TANDEM_ATOMICS", nullptr, "auto",
-       "atomics between nodes: auto (the provider's, in software on types it lacks an operation for), software (all in software, applied by the target PE)"},
+       "atomics between nodes: auto (the provider's where they are its own, in software where it lacks an operation for the type or emulates atomics with messages, as ofi_rxm does), software (all in software, applied by the target PE), provider (the provider's on every type it has every operation for)"},
       {"TANDEM_EPOCH_STRATEGY", nullptr, "adaptive",
        "when the operations of a window epoch (shmemx_win_*) are issued: adaptive (puts, gets and large accumulates at once, once their target is open, an access epoch's target once TANDEM_EPOCH_QUEUE operations wait for it; accumulates of up to 16 elements are queued, folded per element and issued as runs by the call that ends the epoch where each would be a network message, or where trials show that they fold), eager (each at once, once its target is open), lazy (all by the call that ends the epoch, the last put to each target carrying the target's update), hybrid (lazy until TANDEM_EPOCH_QUEUE operations wait for one target, then eager for it)"},
       {"TANDEM_EPOCH_QUEUE", nullptr, "32",
@@ -176,8 +176,11 @@ Config Config::from_environment(std::string* error) {
   }
   if (auto m = choice<bool>(error, "TANDEM_NOTIFY", {{"auto", false}, {"messages", true}}, "auto or messages"))
     c.notify_messages = *m;
-  if (auto a = choice<bool>(error, "TANDEM_ATOMICS", {{"auto", false}, {"software", true}}, "auto or software"))
-    c.software_atomics = *a;
+  using Atomics = Config::Atomics;
+  if (auto a = choice<Atomics>(error, "TANDEM_ATOMICS",
+                               {{"auto", Atomics::Auto}, {"software", Atomics::Software}, {"provider", Atomics::Provider}},
+                               "auto, software or provider"))
+    c.atomics = *a;
   using Strategy = Config::EpochStrategy;
   if (auto e = choice<Strategy>(error, "TANDEM_EPOCH_STRATEGY",
                                 {{"adaptive", Strategy::Adaptive}, {"lazy", Strategy::Lazy}, {"eager", Strategy::Eager},

@@ -42,7 +42,7 @@ struct Config {
   size_t ofi_bounce = 16 << 10;  // TANDEM_OFI_BOUNCE
   std::string netns;           // TANDEM_NETNS; empty: the process's own namespace
   enum class Switch { Auto, On, Off } progress_thread = Switch::Auto;  // TANDEM_PROGRESS_THREAD
-  bool software_atomics = false;  // TANDEM_ATOMICS=software
+  enum class Atomics { Auto, Software, Provider } atomics = Atomics::Auto;  // TANDEM_ATOMICS
   bool notify_messages = false;   // TANDEM_NOTIFY=messages
   Switch proxy_writes = Switch::Auto;  // TANDEM_PROXY_WRITES
   Switch proxy_copies = Switch::Auto;  // TANDEM_PROXY_COPIES

@@ -147,10 +147,17 @@ void Transport::open(const char* call, const Settings& settings, char* const bas
 
   // A type is the provider's when it has every operation the API applies to it, fetching
   // and not; otherwise all of that type's atomics are software ones, so that a word never
-  // sees both paths.
+  // sees both paths.  ofi_rxm emulates atomics with messages that the target's rxm applies:
+  // a round trip and the target's progress, as on the software path, but a node peer's
+  // atomic on such a word must travel the same way, where on the software path it is a CPU
+  // atomic (a window lock of a node peer: 0.2 against 250-350 us).  So with rxm, Auto keeps
+  // every type in software.
+  using Atomics = Settings::Atomics;
+  const bool provider_atomics = settings.atomics == Atomics::Provider ||
+                                (settings.atomics == Atomics::Auto && !emulates_atomics(provider_));
   for (int t = 0; t < static_cast<int>(AtomicType::Count); ++t) {
     // A provider that grants FI_ATOMIC with no atomic operations behind it gets none asked.
-    bool all = choice.atomics && !settings.software_atomics && ep_->atomic;
+    bool all = choice.atomics && provider_atomics && ep_->atomic;
     for (int o = 0; all && o < static_cast<int>(AtomicOp::Count); ++o) {
       const auto op = static_cast<AtomicOp>(o);
       if (!needed(op, static_cast<AtomicType>(t))) continue;

@@ -65,7 +65,10 @@ class Transport {
     // A network namespace file that this thread enters first, so the endpoint (and threads
     // started afterwards) live there; connections made before, such as PMIx's, stay.
     std::string netns;
-    bool software_atomics = false;  // every type takes the software path, not only those the provider lacks
+    // Which atomics are the provider's (the others take the software path): Auto, those it
+    // has every operation for unless it emulates them with messages (ofi_rxm); Provider,
+    // those it has every operation for; Software, none.
+    enum class Atomics { Auto, Software, Provider } atomics = Atomics::Auto;
     bool coalesce = false;          // nbi puts may be coalesced (see put())
     bool notify_messages = false;   // notifications travel as messages, never as remote CQ data
   };

@@ -284,6 +284,8 @@ Choice choose(const std::string& name, const Rules& required) {
   return none;
 }
 
+bool emulates_atomics(const std::string& prov_name) { return prov_name.find("ofi_rxm") != std::string::npos; }
+
 std::vector<ProviderReport> survey(const Rules& required) {
   std::vector<ProviderReport> rows;
   bool chosen = false;
@@ -299,7 +301,10 @@ std::vector<ProviderReport> survey(const Rules& required) {
       // A provider without reliable datagram endpoints of its own is served by a layer over it.
       const std::string as = c.info->fabric_attr->prov_name;
       row.detail = (as == name ? "" : "as " + as + ": ") + std::string(order_name(c.order)) + "; atomics: " +
-                   (c.atomics ? "the provider's where it has them" : "software") + "; rules: " + c.rules.describe();
+                   (!c.atomics            ? "software"
+                    : emulates_atomics(as) ? "software (the provider's are messages too)"
+                                           : "the provider's where it has them") +
+                   "; rules: " + c.rules.describe();
       fi_freeinfo(c.info);
     } else {
       row.detail = c.problem;

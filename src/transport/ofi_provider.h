@@ -36,6 +36,11 @@ struct Rules {
 // commas (empty: none).  False, with the first word it does not know in `bad`, otherwise.
 bool parse_required(const std::string& text, Rules* required, std::string* bad);
 
+// Whether `prov_name` (as fi_info names it) carries atomics as messages that the target's
+// progress applies, as ofi_rxm does over any provider: no faster than Tandem's software
+// path, and not atomic with a node peer's CPU atomic.
+bool emulates_atomics(const std::string& prov_name);
+
 struct Choice {
   fi_info* info = nullptr;  // the caller frees it (fi_freeinfo)
   Order order = Order::None;

@@ -13,7 +13,7 @@ expect() {  # expect WHAT REGEX OUTPUT
 }
 out=$("$info") || { echo "FAIL: tandem_info exited with status $?" >&2; exit 1; }
 printf '%s\n' "$out" | sed -n '/providers, in the order/,$p'
-expect "tcp;ofi_rxm chosen" '^  tcp;ofi_rxm +chosen +writes and reads in order; atomics: the provider.s' "$out"
+expect "tcp;ofi_rxm chosen" '^  tcp;ofi_rxm +chosen +writes and reads in order; atomics: software \(the provider.s are messages too\)' "$out"
 expect "shm only when named" '^  shm +if named .*used only when named' "$out"
 expect "udp;ofi_rxd refused" '^  udp;ofi_rxd +no +udp;ofi_rxd cannot serve: ' "$out"
 out=$(TANDEM_OFI_REQUIRE=mr_local,context,no_atomics "$info")

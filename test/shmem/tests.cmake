@@ -271,18 +271,21 @@ tandem_shmem_test(generic_tables_cxx NP 1 2)
 tandem_shmem_test(coalesce)
 tandem_shmem_test(coalesce_aggregate_off PROGRAM coalesce NP 2 ENV TANDEM_AGGREGATE=off)
 
-# Atomics in software (TANDEM_ATOMICS=software), the path for types on which the provider
-# lacks an operation: the target PE applies each one with a CPU atomic, and node peers use
-# CPU atomics on those types, so the 2-node runs mix both paths on one word.  On sockets,
-# the ordered completion mode: a fence must keep puts ahead of a later software atomic.
+# The two paths of atomics between nodes.  On tcp;ofi_rxm every atomic takes the software
+# path by default (rxm's own are messages too): the target PE applies each one with a CPU
+# atomic, and node peers use CPU atomics, so the default 2-node runs mix both on one word.
+# TANDEM_ATOMICS=provider runs them on rxm's atomics instead (node peers' too), and
+# TANDEM_ATOMICS=software on sockets, whose own atomics are the default there: its ordered
+# completion mode, where a fence must keep puts ahead of a later software atomic.
 # epochs: window accumulates of many elements travel as runs of elements per request.
-set(T_ENV TANDEM_ATOMICS=software)
 foreach(program atomics atomic_sum lock signal order thread_multiple epochs)
-  tandem_shmem_run(${program}_software_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
-  tandem_shmem_run(${program}_software_np4_nodes4 "api;internode" 4 ${program} --nodes 4)
+  set(T_ENV TANDEM_ATOMICS=provider)
+  tandem_shmem_run(${program}_provider_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
+  tandem_shmem_run(${program}_provider_np4_nodes4 "api;internode" 4 ${program} --nodes 4)
+  set(T_ENV TANDEM_ATOMICS=software)
   tandem_shmem_run_on(sockets ${program}_software_np4_nodes2 "api;internode" 4 ${program} --nodes 2)
 endforeach()
-set_tests_properties(atomic_sum_software_np4_nodes2 atomic_sum_software_np4_nodes4
+set_tests_properties(atomic_sum_provider_np4_nodes2 atomic_sum_provider_np4_nodes4
                      atomic_sum_software_np4_nodes2_sockets PROPERTIES RUN_SERIAL TRUE TIMEOUT 240)
 tandem_shmem_run(busy_target_software "api;internode" 2 busy_target --nodes 2)
 set_tests_properties(busy_target_software PROPERTIES

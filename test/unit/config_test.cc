@@ -54,20 +54,22 @@ TEST_F(ConfigEnvironment, DefaultsApply) {
   EXPECT_FALSE(c.debug);
   EXPECT_EQ(c.virtual_nodes, 1);
   EXPECT_EQ(c.defer_threshold, 8192u);
-  EXPECT_FALSE(c.software_atomics);
+  EXPECT_EQ(c.atomics, Config::Atomics::Auto);
   EXPECT_FALSE(c.stats);
 }
 
 TEST_F(ConfigEnvironment, AtomicsPath) {
   std::string error;
   setenv("TANDEM_ATOMICS", "software", 1);
-  EXPECT_TRUE(Config::from_environment(&error).software_atomics);
+  EXPECT_EQ(Config::from_environment(&error).atomics, Config::Atomics::Software);
+  setenv("TANDEM_ATOMICS", "provider", 1);
+  EXPECT_EQ(Config::from_environment(&error).atomics, Config::Atomics::Provider);
   setenv("TANDEM_ATOMICS", "auto", 1);
-  EXPECT_FALSE(Config::from_environment(&error).software_atomics);
+  EXPECT_EQ(Config::from_environment(&error).atomics, Config::Atomics::Auto);
   EXPECT_EQ(error, "");
   setenv("TANDEM_ATOMICS", "hardware", 1);
-  EXPECT_FALSE(Config::from_environment(&error).software_atomics);
-  EXPECT_NE(error.find("TANDEM_ATOMICS=\"hardware\" is not auto or software"), std::string::npos) << error;
+  EXPECT_EQ(Config::from_environment(&error).atomics, Config::Atomics::Auto);
+  EXPECT_NE(error.find("TANDEM_ATOMICS=\"hardware\" is not auto, software or provider"), std::string::npos) << error;
 }
 
 TEST_F(ConfigEnvironment, EpochStrategy) {
