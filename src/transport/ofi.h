@@ -240,14 +240,11 @@ class Transport {
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr);
   // Called by the progress thread when it starts: its turns of progress are not the PE's.
   static void mark_helper_thread();
-  // Whether the PE's threads drove progress since the progress thread last asked: they wait
-  // in the library and need no help from it.
-  bool pe_driving() {
-    const uint64_t now = pe_turns_.load(std::memory_order_relaxed);
-    const bool moved = now != pe_turns_seen_;
-    pe_turns_seen_ = now;
-    return moved;
-  }
+  // Whether the PE's threads drove progress since the progress thread last asked: they
+  // waited in the library, or looked (look(): a test, say) often enough to be spinning on
+  // it (every 20 us on average), and need no help from it.  A PE that tests now and then
+  // between naps or work does not count: the thread serves the traffic that arrives meanwhile.
+  bool pe_driving();
   // Ends a sleep in wait_for_activity() with `busy`, after work busy() reports was added.
   void wake_if_sleeping() {
     if (sleeping_.load() && sleeping_.exchange(false)) wake();
@@ -301,8 +298,9 @@ class Transport {
   void post_notification(const char* call, int pe, uint64_t data);
   void count_write() { writes_done_.fetch_add(1, std::memory_order_acq_rel); }
   void count_read() { reads_done_.fetch_add(1, std::memory_order_acq_rel); }
-  // Counts a turn of a PE thread in the engine (not of the progress thread): pe_driving().
-  void count_pe_turn();
+  // Counts a turn of a PE thread (not of the progress thread) in the engine, in pe_turns_
+  // (progress(): a wait in the library) or pe_looks_ (look()): pe_driving().
+  void count_pe_turn(std::atomic<uint64_t>& count);
   // Ends the PE with the error the CQ holds, naming what failed by its context.
   [[noreturn]] void report_error(const char* call);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
@@ -504,7 +502,10 @@ class Transport {
   // consistent), so new work never goes unnoticed by a thread about to sleep.
   std::atomic<bool> sleeping_{false};
   std::atomic<uint64_t> pe_turns_{0};  // progress() calls by PE threads
-  uint64_t pe_turns_seen_ = 0;         // the progress thread's last look (pe_driving())
+  std::atomic<uint64_t> pe_looks_{0};  // look() calls by PE threads
+  uint64_t pe_turns_seen_ = 0;         // the counts at the progress thread's last look (pe_driving())
+  uint64_t pe_looks_seen_ = 0;
+  uint64_t pe_looks_seen_ns_ = 0;      // and when it was
   long driving_pause_us_ = 50;         // wait_for_activity()'s pause while the PE drives
   bool pe_drove_ = false;              // the thread's last turn found the PE driving
   // Counted operations are counted as issued before they are posted, and as done when the

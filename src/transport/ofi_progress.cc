@@ -8,6 +8,7 @@
 #include <rdma/fi_errno.h>
 
 #include <poll.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <utility>
@@ -26,10 +27,28 @@ thread_local bool helper_thread = false;  // the progress thread, not a PE's own
 
 void Transport::mark_helper_thread() { helper_thread = true; }
 
-void Transport::count_pe_turn() {
+bool Transport::pe_driving() {
+  // A PE that tests a flag between sleeps of 50 us looks every 60-100 us; one that spins on
+  // a test, every microsecond or so.
+  constexpr uint64_t kSpinningLookNs = 20000;
+  timespec clock{};
+  clock_gettime(CLOCK_MONOTONIC, &clock);
+  const uint64_t now_ns = static_cast<uint64_t>(clock.tv_sec) * 1000000000u + static_cast<uint64_t>(clock.tv_nsec);
+  const uint64_t turns = pe_turns_.load(std::memory_order_relaxed);
+  const uint64_t looks = pe_looks_.load(std::memory_order_relaxed);
+  const bool waited = turns != pe_turns_seen_;
+  const uint64_t elapsed = now_ns - pe_looks_seen_ns_;
+  const bool spun = looks != pe_looks_seen_ && (looks - pe_looks_seen_) * kSpinningLookNs >= elapsed;
+  pe_turns_seen_ = turns;
+  pe_looks_seen_ = looks;
+  pe_looks_seen_ns_ = now_ns;
+  return waited || spun;
+}
+
+void Transport::count_pe_turn(std::atomic<uint64_t>& count) {
   // A plain relaxed store, no read-modify-write: the progress thread only asks whether the
   // count moved, and two PE threads that race here still move it.
-  if (!helper_thread) pe_turns_.store(pe_turns_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  if (!helper_thread) count.store(count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
 ssize_t Transport::read_cq(fi_cq_data_entry* entries) {
@@ -46,7 +65,7 @@ ssize_t Transport::read_cq(fi_cq_data_entry* entries) {
 }
 
 void Transport::progress() {
-  count_pe_turn();
+  count_pe_turn(pe_turns_);
   fi_cq_data_entry entries[kCqBatch];
   ssize_t n;
   {
@@ -58,7 +77,7 @@ void Transport::progress() {
 
 void Transport::look() {
   flush("progress");
-  count_pe_turn();
+  count_pe_turn(pe_looks_);
   read_cq_unless_busy();
 }
 
