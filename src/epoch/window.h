@@ -11,7 +11,8 @@
 // When an operation is carried out is the issue strategy's choice (TANDEM_EPOCH_STRATEGY;
 // perf/README.md has the figures):
 //   adaptive (the default) eager, except that an access epoch opens a target as hybrid does
-//           (an epoch of a few operations waits for the post once, at its end), and that
+//           (an epoch of a few operations waits for the post once, at its end, and the last
+//           put of those that waited carries the target's update, as under lazy), and that
 //           accumulates of up to 16 elements that fold are staged as under lazy where each
 //           would be a network message (a message of microseconds against tens of
 //           nanoseconds of queueing) and, to CPU atomics, while trials show that they fold.
@@ -193,4 +194,5 @@ struct tandem_win {
   bool exposure_ = false;            // between post and wait
   uint64_t completes_expected_ = 0;  // access epochs that exposure epochs opened to this PE
   int locks_ = 0;                    // targets locked
+  bool closing_ = false;             // complete() or unlock() issues what waited for it (issue())
 };
