@@ -1,8 +1,7 @@
 #include "core/runtime.h"
 
-#include <time.h>
-
 #include "core/backoff.h"
+#include "core/clock.h"
 
 namespace tandem {
 
@@ -21,9 +20,7 @@ thread_local int64_t last_local_look_us = 0;
 
 void look_if_due() {
   if (++local_accesses % kLocalAccessesPerClockRead != 0) return;
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  const int64_t us = static_cast<int64_t>(now.tv_sec) * 1000000 + now.tv_nsec / 1000;
+  const int64_t us = monotonic_ns() / 1000;
   if (us - last_local_look_us < kLocalLookIntervalUs) return;
   last_local_look_us = us;
   drive_progress();

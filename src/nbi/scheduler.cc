@@ -1,12 +1,12 @@
 #include "nbi/scheduler.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #include "core/backoff.h"
+#include "core/clock.h"
 #include "notify/notify.h"
 #include "transport/ofi.h"
 
@@ -35,10 +35,7 @@ ofi::AtomicOp network_op(shm::AmoOp op) {
   __builtin_unreachable();
 }
 
-double now_ns() {
-  return static_cast<double>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
-}
+double now_ns() { return static_cast<double>(monotonic_ns()); }
 
 }  // namespace
 

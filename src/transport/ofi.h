@@ -505,7 +505,7 @@ class Transport {
   std::atomic<uint64_t> pe_looks_{0};  // look() calls by PE threads
   uint64_t pe_turns_seen_ = 0;         // the counts at the progress thread's last look (pe_driving())
   uint64_t pe_looks_seen_ = 0;
-  uint64_t pe_looks_seen_ns_ = 0;      // and when it was
+  int64_t pe_looks_seen_ns_ = 0;       // and when it was (monotonic_ns())
   long driving_pause_us_ = 50;         // wait_for_activity()'s pause while the PE drives
   bool pe_drove_ = false;              // the thread's last turn found the PE driving
   // Counted operations are counted as issued before they are posted, and as done when the

@@ -8,13 +8,13 @@
 #include <rdma/fi_errno.h>
 
 #include <poll.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <utility>
 #include <vector>
 
 #include "core/backoff.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "transport/ofi.h"
 #include "transport/ofi_post.h"
@@ -31,13 +31,11 @@ bool Transport::pe_driving() {
   // A PE that tests a flag between sleeps of 50 us looks every 60-100 us; one that spins on
   // a test, every microsecond or so.
   constexpr uint64_t kSpinningLookNs = 20000;
-  timespec clock{};
-  clock_gettime(CLOCK_MONOTONIC, &clock);
-  const uint64_t now_ns = static_cast<uint64_t>(clock.tv_sec) * 1000000000u + static_cast<uint64_t>(clock.tv_nsec);
+  const int64_t now_ns = monotonic_ns();
   const uint64_t turns = pe_turns_.load(std::memory_order_relaxed);
   const uint64_t looks = pe_looks_.load(std::memory_order_relaxed);
   const bool waited = turns != pe_turns_seen_;
-  const uint64_t elapsed = now_ns - pe_looks_seen_ns_;
+  const auto elapsed = static_cast<uint64_t>(now_ns - pe_looks_seen_ns_);
   const bool spun = looks != pe_looks_seen_ && (looks - pe_looks_seen_) * kSpinningLookNs >= elapsed;
   pe_turns_seen_ = turns;
   pe_looks_seen_ = looks;

@@ -17,12 +17,11 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_endpoint.h>
 
-#include <time.h>
-
 #include <algorithm>
 #include <string>
 
 #include "core/backoff.h"
+#include "core/clock.h"
 #include "core/error.h"
 #include "transport/ofi.h"
 #include "transport/ofi_post.h"
@@ -31,21 +30,15 @@ namespace tandem::ofi {
 
 namespace {
 
-int64_t now_ns() {
-  timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
-}
-
 // How often a wait on memory looks for completions while this PE has operations outstanding.
 constexpr unsigned kOutstandingLookTurns = 256;
 
 }  // namespace
 
-void NetTimeout::completed() { last_completion_ns_.store(now_ns(), std::memory_order_relaxed); }
+void NetTimeout::completed() { last_completion_ns_.store(monotonic_ns(), std::memory_order_relaxed); }
 
 NetTimeout::Verdict NetTimeout::check(Wait& w, int64_t* idle_ns) {
-  const int64_t now = now_ns();
+  const int64_t now = monotonic_ns();
   if (w.start_ns == 0) {
     w.start_ns = now;
     return Verdict::Wait;
