@@ -319,8 +319,12 @@ void tandem_win::flush(const char* call, int rank) {
 
 template <typename Word, typename Value>
 void tandem_win::close(const char* call, const std::vector<int>& ranks, Word signal_word, Value signal_value) {
+  // What waited for the epoch's end goes now, its last put to each target kept to carry
+  // the update (issue()).
+  closing_ = true;
   bool quiet = false;
   for (int rank : ranks) {
+    if (!targets_[static_cast<size_t>(rank)].open) open(call, rank, epoch_of(rank));
     flush(call, rank);
     quiet |= targets_[static_cast<size_t>(rank)].quiet_first;
   }
@@ -416,9 +420,6 @@ void tandem_win::complete(const char* call) {
   if (!access_) fatal(call, "no access epoch is open: call shmemx_win_start first");
   // Every target of the group is signalled, written to or not: its shmemx_win_wait counts
   // this PE.
-  closing_ = true;
-  for (int rank : access_group_)
-    if (!targets_[static_cast<size_t>(rank)].open) open(call, rank, Epoch::Access);
   close(call, access_group_, [&](int) { return &header(slot_)->completes; }, [](int) { return uint64_t{1}; });
   for (int rank : access_group_) {
     Target& t = targets_[static_cast<size_t>(rank)];
@@ -458,8 +459,6 @@ void tandem_win::unlock(const char* call, int rank) {
   check_rank(call, rank);
   Target& t = targets_[static_cast<size_t>(rank)];
   if (t.lock == LockType::None) fatal(call, "pe = %d is not locked by this PE", rank);
-  closing_ = true;
-  if (!t.open) open(call, rank, Epoch::Lock);
   // The release rides on the last put: adding the two's complement takes the holder away.
   const uint64_t release = t.lock == LockType::Exclusive ? uint64_t{0} - kWriter : ~uint64_t{0};
   close(call, {rank}, [&](int) { return &header(slot_)->lock; }, [&](int) { return release; });

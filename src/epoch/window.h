@@ -176,7 +176,8 @@ struct tandem_win {
   void open(const char* call, int rank, Epoch kind);
   // Issues what is queued for `rank`.
   void flush(const char* call, int rank);
-  // Closes the epoch towards `ranks`: issues what waits, completes it, then adds
+  // Closes the epoch towards `ranks`: opens those not open yet (the post awaited, the lock
+  // taken), issues what waits, completes it, then adds
   // signal_value(rank) to each rank's word at signal_word(rank), on the last put to it when
   // there is one.
   template <typename Word, typename Value>
@@ -194,5 +195,5 @@ struct tandem_win {
   bool exposure_ = false;            // between post and wait
   uint64_t completes_expected_ = 0;  // access epochs that exposure epochs opened to this PE
   int locks_ = 0;                    // targets locked
-  bool closing_ = false;             // complete() or unlock() issues what waited for it (issue())
+  bool closing_ = false;             // close() issues what waited for it (issue())
 };
