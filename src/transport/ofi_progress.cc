@@ -31,11 +31,16 @@ bool Transport::pe_driving() {
   // A PE that tests a flag between sleeps of 50 us looks every 60-100 us; one that spins on
   // a test, every microsecond or so.
   constexpr uint64_t kSpinningLookNs = 20000;
+  // Waits counted since a look this long ago (the thread slept on the wait object) may be
+  // the last ones before the PE went off to compute, such as the end of a barrier: they say
+  // nothing of now, and pausing for them would hold up the traffic that woke the thread.  A
+  // PE that still waits is seen at the next look, a pause (at most 400 us) later.
+  constexpr uint64_t kStaleNs = 1000000;
   const int64_t now_ns = monotonic_ns();
   const uint64_t turns = pe_turns_.load(std::memory_order_relaxed);
   const uint64_t looks = pe_looks_.load(std::memory_order_relaxed);
-  const bool waited = turns != pe_turns_seen_;
   const auto elapsed = static_cast<uint64_t>(now_ns - pe_looks_seen_ns_);
+  const bool waited = turns != pe_turns_seen_ && elapsed < kStaleNs;
   const bool spun = looks != pe_looks_seen_ && (looks - pe_looks_seen_) * kSpinningLookNs >= elapsed;
   pe_turns_seen_ = turns;
   pe_looks_seen_ = looks;
