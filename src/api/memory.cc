@@ -5,6 +5,7 @@
 
 #include "api/api.h"
 #include "coll/team.h"
+#include "mem/allocator.h"
 #include "mem/symmetric.h"
 #include "mem/target.h"
 #include "nbi/scheduler.h"

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "api/api.h"
+#include "boot/pmix_boot.h"
 #include "coll/team.h"
 #include "mem/symmetric.h"
 #include "mem/target.h"
@@ -30,6 +31,12 @@ Context default_context;
 void runtime_finalize(const char* call);
 
 namespace {
+
+// The job's bootstrap.  Never destroyed: exit paths may still abort the job through it.
+PmixBoot& boot() {
+  static PmixBoot* pmix = new PmixBoot;
+  return *pmix;
+}
 
 ofi::Transport& network_transport() {
   static ofi::Transport transport;
@@ -119,14 +126,14 @@ void runtime_init(const char* call, int requested_threads) {
   // Before PMIx starts its threads.  The PEs are not counted yet: the windows' per-PE
   // counters come out of the heap's fixed reserve, and beyond it out of the program's part.
   symmetric_prepare(call, team_area_bytes(r.config.teams) + epoch::window_area_bytes(r.config.windows, 0));
-  r.boot.init(call);
-  r.my_pe = r.boot.rank();
-  r.n_pes = r.boot.size();
+  boot().init(call);
+  r.my_pe = boot().rank();
+  r.n_pes = boot().size();
   if (r.my_pe == 0)
     for (const std::string& line : config_unknown(environ)) warn(call, "%s", line.c_str());
 
   // Each PE publishes its node key and its CPU affinity in one blob.
-  const std::vector<std::string> blobs = r.boot.allgather(
+  const std::vector<std::string> blobs = boot().allgather(
       call, "tandem.node", affinity_bytes() + node_key(r.my_pe, r.n_pes, r.config.virtual_nodes));
   std::vector<std::string> keys;
   for (const std::string& blob : blobs) keys.push_back(blob.substr(sizeof(cpu_set_t)));
@@ -162,8 +169,8 @@ void runtime_init(const char* call, int requested_threads) {
     }
   r.oversubscribed = r.machine_pes > CPU_COUNT(&usable);
 
-  symmetric_map_peers(call, r.boot.allgather(call, "tandem.segments", symmetric_card()));
-  r.boot.fence(call);  // every peer has mapped our files
+  symmetric_map_peers(call, boot().allgather(call, "tandem.segments", symmetric_card()));
+  boot().fence(call);  // every peer has mapped our files
   symmetric_unlink();
 
   ofi::Transport* network = nullptr;
@@ -195,7 +202,7 @@ void runtime_init(const char* call, int requested_threads) {
     network->on_notification([](uint64_t data) {
       if (!stamp_landed(data)) notify::deliver(notify::source_of(data), notify::tag_of(data));
     });
-    network->connect(call, r.boot.allgather(call, "tandem.endpoint", network->card()), r.my_pe);
+    network->connect(call, boot().allgather(call, "tandem.endpoint", network->card()), r.my_pe);
     // The progress thread's duties (TANDEM_PROXY_*: auto gives them to a thread with a core
     // of its own), set before it starts.
     const bool own_core = proxy && spare >= 0;
@@ -293,7 +300,7 @@ void runtime_finalize(const char* call) {
     // Our last barrier signals may still travel; once every PE is past this point no
     // operation targets an endpoint any more, and endpoints can close.
     scheduler().quiet(call);
-    r.boot.fence(call);
+    boot().fence(call);
     r.progress = [](const char*) { notify::poll(); };
     r.look = notify::poll;
     progress_thread().stop();
@@ -305,7 +312,7 @@ void runtime_finalize(const char* call) {
   r.look = nullptr;
   r.initialized = false;
   r.finalized = true;
-  r.boot.finalize();
+  boot().finalize();
 }
 
 }  // namespace tandem
@@ -338,7 +345,7 @@ TANDEM_API(void, finalize, (void)) { runtime_finalize(TANDEM_CALL); }
 TANDEM_API(void, global_exit, (int status)) {
   fflush(stdout);
   fflush(stderr);
-  rt().boot.abort_job(status, "shmem_global_exit");
+  boot().abort_job(status, "shmem_global_exit");
   exit_pe(status);
 }
 

@@ -2,17 +2,12 @@
 // symmetric address on a peer) are inline and lock-free.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 #include <vector>
 
-#include "boot/pmix_boot.h"
 #include "core/config.h"
 #include "core/error.h"
-#include "mem/allocator.h"
-#include "mem/shared_file.h"
 
 namespace tandem {
 
@@ -43,14 +38,9 @@ struct Runtime {
   int my_machine_index = 0;     // this PE's rank among them
   bool oversubscribed = false;  // more PEs on this machine than cores for them
   Config config;
-  PmixBoot boot;
 
   Segment heap;
   Segment data;
-  SharedFile heap_file;
-  SharedFile data_file;
-  std::mutex heap_mutex;          // guards allocator
-  SymmetricAllocator* allocator = nullptr;
   uint64_t* agreement = nullptr;  // symmetric scratch for SHMEM_DEBUG's collective checks
   bool spans_nodes = false;       // some PEs are reached only through the network
   // Drives the network's progress while a PE waits in `call` (set when the network is in use;

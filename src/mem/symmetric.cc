@@ -5,8 +5,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 
 #include "core/runtime.h"
+#include "mem/allocator.h"
 #include "mem/data_segment.h"
 #include "mem/global_objects.h"
 #include "mem/target.h"
@@ -31,14 +33,29 @@ size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
 // SHMEM_DEBUG only: the globals' extents, read once at init and never changed after.
 const GlobalObjectTable* global_objects = nullptr;
 
+// What backs this PE's segments (Runtime's heap and data say where they are mapped), and
+// the heap's allocator.  Never destroyed, as rt(): exit paths may still unlink the files.
+struct Backing {
+  SharedFile heap_file;
+  SharedFile data_file;
+  std::mutex heap_mutex;  // guards allocator
+  SymmetricAllocator* allocator = nullptr;
+};
+
+Backing& backing() {
+  static Backing* b = new Backing;
+  return *b;
+}
+
 }  // namespace
 
 void symmetric_prepare(const char* call, size_t areas) {
   Runtime& r = rt();
+  Backing& b = backing();
   set_exit_hook(unlink_all_shared_files);
   DataRange range = find_executable_data();
   if (range.size > 0) {
-    r.data_file = share_data_segment(call, range);
+    b.data_file = share_data_segment(call, range);
     r.data.base = range.start;
     r.data.size = range.size;
     if (r.config.debug && global_objects == nullptr) {
@@ -49,7 +66,7 @@ void symmetric_prepare(const char* call, size_t areas) {
   }
   const size_t page = page_size();
   const size_t size = (r.config.symmetric_size + kInternalReserve + areas + page - 1) / page * page;
-  r.heap_file = SharedFile::create(call, "heap", size);
+  b.heap_file = SharedFile::create(call, "heap", size);
   // The allocator aligns offsets; for those to be aligned addresses the base must be aligned
   // at least as much as any request, so reserve room and place the heap on a boundary.
   char* reserved = static_cast<char*>(mmap(nullptr, size + kHeapAlignment, PROT_NONE,
@@ -62,22 +79,23 @@ void symmetric_prepare(const char* call, size_t areas) {
   if (aligned > reserved) munmap(reserved, static_cast<size_t>(aligned - reserved));
   munmap(aligned + size, static_cast<size_t>(reserved + size + kHeapAlignment - (aligned + size)));
   void* base = mmap(aligned, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED,
-                    r.heap_file.fd(), 0);
+                    b.heap_file.fd(), 0);
   if (base == MAP_FAILED)
     fatal(call, "cannot map a symmetric heap of %zu bytes (SHMEM_SYMMETRIC_SIZE): %s", size,
           strerror(errno));
   r.heap.base = static_cast<char*>(base);
   r.heap.size = size;
-  r.allocator = new SymmetricAllocator(size);
+  b.allocator = new SymmetricAllocator(size);
 }
 
 std::string symmetric_card() {
   Runtime& r = rt();
+  const Backing& b = backing();
   Card card{};
   card.heap_size = r.heap.size;
   card.data_size = r.data.size;
-  snprintf(card.heap_name, sizeof card.heap_name, "%s", r.heap_file.name().c_str());
-  snprintf(card.data_name, sizeof card.data_name, "%s", r.data_file.name().c_str());
+  snprintf(card.heap_name, sizeof card.heap_name, "%s", b.heap_file.name().c_str());
+  snprintf(card.data_name, sizeof card.data_name, "%s", b.data_file.name().c_str());
   return std::string(reinterpret_cast<const char*>(&card), sizeof card);
 }
 
@@ -110,35 +128,38 @@ void symmetric_map_peers(const char* call, const std::vector<std::string>& cards
 }
 
 void symmetric_unlink() {
-  rt().heap_file.unlink();
-  rt().data_file.unlink();
+  backing().heap_file.unlink();
+  backing().data_file.unlink();
 }
 
 void* heap_allocate(const char* call, size_t size, size_t alignment) {
-  Runtime& r = rt();
-  std::lock_guard<std::mutex> lock(r.heap_mutex);
-  auto offset = r.allocator->allocate(size, alignment);
+  const Runtime& r = rt();
+  Backing& b = backing();
+  std::lock_guard<std::mutex> lock(b.heap_mutex);
+  auto offset = b.allocator->allocate(size, alignment);
   if (!offset) {
     warn(call,
          "the symmetric heap cannot hold %zu more bytes: %zu of %zu bytes are in use and the "
          "largest free block is %zu bytes; raise SHMEM_SYMMETRIC_SIZE",
-         size, r.allocator->bytes_in_use(), r.allocator->capacity(), r.allocator->largest_free_block());
+         size, b.allocator->bytes_in_use(), b.allocator->capacity(), b.allocator->largest_free_block());
     return nullptr;
   }
   return r.heap.base + *offset;
 }
 
 void heap_release(const char* call, void* ptr) {
-  Runtime& r = rt();
-  std::lock_guard<std::mutex> lock(r.heap_mutex);
-  if (!r.heap.contains(ptr) || !r.allocator->release(static_cast<size_t>(static_cast<char*>(ptr) - r.heap.base)))
+  const Runtime& r = rt();
+  Backing& b = backing();
+  std::lock_guard<std::mutex> lock(b.heap_mutex);
+  if (!r.heap.contains(ptr) || !b.allocator->release(static_cast<size_t>(static_cast<char*>(ptr) - r.heap.base)))
     fatal(call, "ptr = %p was not returned by shmem_malloc (or was freed already)", ptr);
 }
 
 std::optional<size_t> heap_block_size(const void* ptr) {
-  Runtime& r = rt();
-  std::lock_guard<std::mutex> lock(r.heap_mutex);
-  return r.heap.contains(ptr) ? r.allocator->block_size(static_cast<size_t>(static_cast<const char*>(ptr) - r.heap.base))
+  const Runtime& r = rt();
+  Backing& b = backing();
+  std::lock_guard<std::mutex> lock(b.heap_mutex);
+  return r.heap.contains(ptr) ? b.allocator->block_size(static_cast<size_t>(static_cast<const char*>(ptr) - r.heap.base))
                               : std::nullopt;
 }
 
@@ -155,8 +176,9 @@ Target locate_slow(const char* call, const char* what, const void* addr, size_t 
     fatal(call, "%s = %p with %zu bytes runs %zu bytes past the end of the symmetric %s", what,
           addr, len, len - (seg->size - offset), seg == &r.heap ? "heap" : "globals");
   if (r.config.debug && seg == &r.heap && len > 0) {
-    std::lock_guard<std::mutex> lock(r.heap_mutex);
-    auto block = r.allocator->containing_block(offset);
+    Backing& b = backing();
+    std::lock_guard<std::mutex> lock(b.heap_mutex);
+    auto block = b.allocator->containing_block(offset);
     if (!block)
       fatal(call, "%s = %p is inside the symmetric heap but not inside an allocated object", what, addr);
     if (offset + len > block->first + block->second)

@@ -129,6 +129,9 @@ set_tests_properties(abi_objects PROPERTIES LABELS "api" TIMEOUT 60)
 # ... and its exported symbols are the OpenSHMEM names alone.
 add_test(exports bash "${TANDEM_SHMEM_SRC}/exports.sh" "${TANDEM_BUILD}/src/.libs/libtandem.so")
 set_tests_properties(exports PROPERTIES LABELS "api" TIMEOUT 60)
+# The rooms of src/ include only the rooms below them (README.md, Layout).
+add_test(floors bash "${TANDEM_SHMEM_SRC}/floors.sh" "${TANDEM_SRC}")
+set_tests_properties(floors PROPERTIES LABELS "docs" TIMEOUT 60)
 # Jobs at scale (label "scale"): 128 PEs on one node and 64 on 4 virtual nodes each pass a
 # barrier, an fcollect and an alltoall over every PE, within a bound on each PE's private
 # memory (about 1 MB on one node and 6 MB across nodes; 89 MB across nodes when rxm's pools
