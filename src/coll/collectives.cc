@@ -1,5 +1,7 @@
 #include "coll/collectives.h"
 
+#include <utility>
+
 namespace tandem::coll {
 
 void* scratch(size_t bytes, int which) {
@@ -52,18 +54,21 @@ bool pull_block(Group& g, void* dest, const void* source, size_t count, size_t e
   return network;
 }
 
-// Calls `pull_rank(r)` for every rank r of the group, the ranks on other nodes first, each
-// pass from the next rank on: the network reads are on their way while this PE copies from
-// its node's PEs and from itself.  Returns whether any call posted a network read.
+// Calls `pull_rank(r)` for every rank r of the group: the ranks on other nodes first, from
+// the next rank on, then those of this node (this PE among them) in rank order.  The
+// network reads are on their way while this PE copies from its node; on one node the
+// stamped reads go in rank order, which perf/collectives measured 7-20% faster at 4-16 KiB
+// (2 PEs) than this PE first or last.  Returns whether any call posted a network read.
 template <typename Pull>
 bool pull_network_first(Group& g, Pull pull_rank) {
+  const Runtime& runtime = rt();
   bool network = false;
-  for (const bool local : {false, true}) {
-    for (int k = 1; k <= g.size(); ++k) {
-      const int r = (g.rank() + k) % g.size();
-      if (rt().is_local(g.pe(r)) == local) network |= pull_rank(r);
-    }
+  for (int k = 1; runtime.spans_nodes && k < g.size(); ++k) {
+    const int r = (g.rank() + k) % g.size();
+    if (!runtime.is_local(g.pe(r))) network |= pull_rank(r);
   }
+  for (int r = 0; r < g.size(); ++r)
+    if (!runtime.spans_nodes || runtime.is_local(g.pe(r))) network |= pull_rank(r);
   return network;
 }
 
@@ -134,23 +139,14 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
     return;
   }
   if (bytes > 0 && g.tree_broadcast(dest, source, bytes, root, to_root)) return;
-  if (bytes > 0 && g.stamped()) {
-    if (g.rank() == root) {
-      if (to_root && dest != source) memcpy(dest, source, bytes);
-      g.await_readers(g.size() - 1);
-    } else {
-      g.await(root);
-      pull(call, dest, source, bytes, g.pe(root));
-      g.release(root);
-    }
-    return;
-  }
-  g.sync();
+  Reads reads(g);
+  bool network = false;
   if (g.rank() != root || to_root) {
-    if (pull(call, dest, source, bytes, g.pe(root))) scheduler().quiet(call);
+    reads.await(root);
+    network = pull(call, dest, source, bytes, g.pe(root));
+    reads.release(root);
   }
-  g.sync();
-  g.finish();
+  reads.end(g.rank() == root ? g.size() - 1 : 0, network);
 }
 
 void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_size) {
@@ -218,36 +214,28 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
     exchange_direct(g, [&](int r) { g.deliver(r, static_cast<char*>(dest) + place, source, bytes); });
     return;
   }
-  if (g.stamped()) {
-    for (int r = 0; r < g.size(); ++r) g.await(r);
-    const std::vector<uint64_t> sizes = same_size ? std::vector<uint64_t>(static_cast<size_t>(g.size()), bytes) : g.offers();
-    size_t total = 0;
-    for (uint64_t n : sizes) total += n;
-    check_buffer(call, "dest", dest, total);
-    if (total > 0) locate(call, "dest", dest, total, rt().my_pe);
-    size_t at = 0;
-    for (int r = 0; r < g.size(); ++r) {
-      pull(call, static_cast<char*>(dest) + at, source, sizes[static_cast<size_t>(r)], g.pe(r));
-      at += sizes[static_cast<size_t>(r)];
-      g.release(r);
-    }
-    g.await_readers(g.size() - 1);
-    return;
+  // Every rank entered first: its offer is in.
+  Reads reads(g);
+  for (int r = 0; r < g.size(); ++r) reads.await(r);
+  // Rank r's block goes to offset[r] of dest, up to offset[r + 1] (collect); fcollect's
+  // blocks are `bytes` apart.
+  std::vector<uint64_t> offset;
+  if (!same_size) {
+    offset = g.offers();
+    offset.push_back(0);
+    uint64_t sum = 0;
+    for (uint64_t& o : offset) sum += std::exchange(o, sum);
   }
-  std::vector<size_t> offset(static_cast<size_t>(g.size()) + 1, 0);
-  g.sync();
-  const std::vector<uint64_t> sizes = same_size ? std::vector<uint64_t>(static_cast<size_t>(g.size()), bytes) : g.offers();
-  for (int r = 0; r < g.size(); ++r) offset[static_cast<size_t>(r) + 1] = offset[static_cast<size_t>(r)] + sizes[static_cast<size_t>(r)];
-  const size_t total = offset.back();
+  const auto start = [&](int r) { return same_size ? static_cast<size_t>(r) * bytes : offset[static_cast<size_t>(r)]; };
+  const size_t total = start(g.size());
   check_buffer(call, "dest", dest, total);
   if (total > 0) locate(call, "dest", dest, total, rt().my_pe);  // symmetric, large enough for everything
   const bool network = pull_network_first(g, [&](int r) {
-    const size_t n = offset[static_cast<size_t>(r) + 1] - offset[static_cast<size_t>(r)];
-    return pull(call, static_cast<char*>(dest) + offset[static_cast<size_t>(r)], source, n, g.pe(r));
+    const bool posted = pull(call, static_cast<char*>(dest) + start(r), source, start(r + 1) - start(r), g.pe(r));
+    reads.release(r);
+    return posted;
   });
-  if (network) scheduler().quiet(call);
-  g.sync();
-  g.finish();
+  reads.end(g.size() - 1, network);
 }
 
 void alltoall(Group& g, void* dest, const void* source, size_t count, size_t elem, ptrdiff_t dst, ptrdiff_t sst) {
@@ -278,20 +266,14 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
     memcpy(static_cast<char*>(dest) + place, static_cast<const char*>(source) + place, block);
     return;
   }
-  if (g.stamped()) {
-    for (int r = 0; r < g.size(); ++r) {
-      g.await(r);
-      pull_block(g, dest, source, count, elem, dst, sst, r);
-      g.release(r);
-    }
-    g.await_readers(g.size() - 1);
-    return;
-  }
-  g.sync();
-  const bool network = pull_network_first(g, [&](int r) { return pull_block(g, dest, source, count, elem, dst, sst, r); });
-  if (network) scheduler().quiet(call);
-  g.sync();
-  g.finish();
+  Reads reads(g);
+  const bool network = pull_network_first(g, [&](int r) {
+    reads.await(r);
+    const bool posted = pull_block(g, dest, source, count, elem, dst, sst, r);
+    reads.release(r);
+    return posted;
+  });
+  reads.end(g.size() - 1, network);
 }
 
 }  // namespace tandem::coll

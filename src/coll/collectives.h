@@ -49,6 +49,37 @@
 
 namespace tandem::coll {
 
+// The reads of a collective that pulls, in one body whether or not the team is stamped
+// (Group::stamped): with stamps, await(r) waits for rank r to have entered, release(r) counts
+// this PE's reads of rank r done there, and end() waits for this PE's `readers`; without
+// them the PEs sync before the reads and after, and end() first completes the reads that
+// went over the network (`network`).
+class Reads {
+ public:
+  explicit Reads(Group& g) : g_(g), stamped_(g.stamped()) {
+    if (!stamped_) g.sync();
+  }
+  void await(int r) {
+    if (stamped_) g_.await(r);
+  }
+  void release(int r) {
+    if (stamped_) g_.release(r);
+  }
+  void end(int readers, bool network) {
+    if (stamped_) {
+      if (readers > 0) g_.await_readers(readers);
+      return;
+    }
+    if (network) scheduler().quiet(g_.call());
+    g_.sync();
+    g_.finish();
+  }
+
+ private:
+  Group& g_;
+  const bool stamped_;
+};
+
 // Copies `bytes` of the symmetric object at `source` on world PE `pe` into local `dest`.
 // Returns true when a network get was posted (completed by the caller's quiet).
 bool pull(const char* call, void* dest, const void* source, size_t bytes, int pe);
@@ -315,31 +346,16 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
     memcpy(static_cast<void*>(dest), result, count * sizeof(T));
     return;
   }
-  if (count > 0 && g.stamped()) {
-    // Every input read in place once its owner has entered, in chunks that keep the result
-    // in cache; the owners are released once everything is folded.
-    for (int r = 0; r < ranks; ++r) g.await(r);
-    std::vector<const T*> inputs(static_cast<size_t>(ranks));
-    for (int r = 0; r < ranks; ++r)
-      inputs[static_cast<size_t>(r)] = reinterpret_cast<const T*>(locate(call, "source", source, count * sizeof(T), g.pe(r)).mapped);
-    constexpr size_t chunk = std::max<size_t>(1, kFoldChunkBytes / sizeof(T));
-    for (size_t c = 0; ranks > 0 && c < count; c += chunk) {
-      const size_t m = std::min(chunk, count - c);
-      memcpy(static_cast<void*>(result + c), inputs[0] + c, m * sizeof(T));
-      for (size_t r = 1; r < inputs.size(); ++r) fold_into(result + c, result + c, inputs[r] + c, m, fold);
-    }
-    for (int r = 0; r < ranks; ++r) g.release(r);
-    // Those that read this PE's source: every other rank, or in a scan the ranks after it.
-    g.await_readers(scan == Scan::None ? g.size() - 1 : g.size() - 1 - g.rank());
-    memcpy(static_cast<void*>(dest), result, count * sizeof(T));
-    return;
-  }
-  g.sync();
+  // Every input read where it is (node peers' in place, others' fetched in pieces small
+  // enough that every rank's part of one fits in about 1 MiB), folded in chunks that keep
+  // the result in cache.
+  Reads reads(g);
+  for (int r = 0; r < ranks; ++r) reads.await(r);
   if (ranks > 0 && count > 0) {
-    // Pieces small enough that every rank's part of one fits in about 1 MiB.
     const size_t piece = std::min(count, std::max<size_t>(1, (size_t{1} << 20) / (sizeof(T) * static_cast<size_t>(ranks))));
     T* fetched = static_cast<T*>(scratch(piece * static_cast<size_t>(ranks) * sizeof(T), 1));
     std::vector<const T*> inputs(static_cast<size_t>(ranks));
+    constexpr size_t chunk = std::max<size_t>(1, kFoldChunkBytes / sizeof(T));
     for (size_t first = 0; first < count; first += piece) {
       const size_t n = std::min(piece, count - first);
       bool network = false;
@@ -355,14 +371,19 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
         }
       }
       if (network) scheduler().quiet(call);
-      T* out = &result[first];
-      memcpy(static_cast<void*>(out), inputs[0], n * sizeof(T));
-      for (int r = 1; r < ranks; ++r) fold_into(out, out, inputs[static_cast<size_t>(r)], n, fold);
+      for (size_t c = 0; c < n; c += chunk) {
+        const size_t m = std::min(chunk, n - c);
+        T* out = &result[first + c];
+        memcpy(static_cast<void*>(out), inputs[0] + c, m * sizeof(T));
+        for (int r = 1; r < ranks; ++r) fold_into(out, out, inputs[static_cast<size_t>(r)] + c, m, fold);
+      }
     }
   }
-  g.sync();
+  for (int r = 0; r < ranks; ++r) reads.release(r);
+  // Those that read this PE's source (every other rank, or in a scan the ranks after it)
+  // are done before dest, which may be the source, changes.
+  reads.end(scan == Scan::None ? g.size() - 1 : g.size() - 1 - g.rank(), false);
   if (count > 0) memcpy(static_cast<void*>(dest), result, count * sizeof(T));
-  g.finish();
 }
 
 }  // namespace tandem::coll
