@@ -191,10 +191,7 @@ void runtime_init(const char* call, int requested_threads) {
     settings.bounce_bytes = r.config.ofi_bounce;
     settings.waitable = proxy;
     settings.netns = r.config.netns;
-    using Atomics = ofi::Transport::Settings::Atomics;
-    settings.atomics = r.config.atomics == Config::Atomics::Software   ? Atomics::Software
-                       : r.config.atomics == Config::Atomics::Provider ? Atomics::Provider
-                                                                       : Atomics::Auto;
+    settings.atomics = r.config.atomics;
     settings.coalesce = r.config.aggregate;
     settings.notify_messages = r.config.notify_messages;
     network->open(call, settings, bases, sizes);

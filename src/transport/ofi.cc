@@ -152,7 +152,7 @@ void Transport::open(const char* call, const Settings& settings, char* const bas
   // atomic on such a word must travel the same way, where on the software path it is a CPU
   // atomic (a window lock of a node peer: 0.2 against 250-350 us).  So with rxm, Auto keeps
   // every type in software.
-  using Atomics = Settings::Atomics;
+  using Atomics = Config::Atomics;
   const bool provider_atomics = settings.atomics == Atomics::Provider ||
                                 (settings.atomics == Atomics::Auto && !emulates_atomics(provider_));
   for (int t = 0; t < static_cast<int>(AtomicType::Count); ++t) {

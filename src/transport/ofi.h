@@ -28,6 +28,7 @@
 
 #include <sys/types.h>
 
+#include "core/config.h"
 #include "core/spin_lock.h"
 #include "transport/net_timeout.h"
 #include "transport/ofi_local.h"
@@ -67,8 +68,8 @@ class Transport {
     std::string netns;
     // Which atomics are the provider's (the others take the software path): Auto, those it
     // has every operation for unless it emulates them with messages (ofi_rxm); Provider,
-    // those it has every operation for; Software, none.
-    enum class Atomics { Auto, Software, Provider } atomics = Atomics::Auto;
+    // those it has every operation for; Software, none (TANDEM_ATOMICS).
+    Config::Atomics atomics = Config::Atomics::Auto;
     bool coalesce = false;          // nbi puts may be coalesced (see put())
     bool notify_messages = false;   // notifications travel as messages, never as remote CQ data
   };
