@@ -1,4 +1,4 @@
-#include "transport/ofi.h"
+#include "transport/ofi_engine.h"
 
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
@@ -24,10 +24,6 @@ namespace tandem::ofi {
 
 namespace {
 
-constexpr fi_op kOps[] = {FI_ATOMIC_READ, FI_ATOMIC_WRITE, FI_ATOMIC_WRITE, FI_CSWAP, FI_SUM,
-                          FI_BAND,        FI_BOR,          FI_BXOR,         FI_MIN,   FI_MAX};
-constexpr fi_datatype kTypes[] = {FI_INT32, FI_INT64, FI_UINT32, FI_UINT64, FI_FLOAT, FI_DOUBLE};
-
 void check(const char* call, int rc, const char* what) {
   if (rc != 0) fatal(call, "libfabric: %s failed: %s", what, fi_strerror(-rc));
 }
@@ -39,34 +35,9 @@ bool needed(AtomicOp op, AtomicType type) {
          !(op == AtomicOp::CompareSwap || op == AtomicOp::And || op == AtomicOp::Or || op == AtomicOp::Xor);
 }
 
-// The message of an atomic on `target` at `peer` with the operands in `operand`.
-fi_msg_atomic atomic_message(const fi_ioc* operand, const fi_rma_ioc* target, fi_addr_t peer, fi_datatype type,
-                             fi_op op, void* context) {
-  fi_msg_atomic msg{};
-  msg.msg_iov = operand;
-  msg.iov_count = 1;
-  msg.addr = peer;
-  msg.rma_iov = target;
-  msg.rma_iov_count = 1;
-  msg.datatype = type;
-  msg.op = op;
-  msg.context = context;
-  return msg;
-}
-
 }  // namespace
 
-const char* atomic_op_name(AtomicOp op) {
-  static const char* names[] = {"fetch", "set", "swap", "compare_swap", "add", "and", "or", "xor", "min", "max"};
-  return names[static_cast<int>(op)];
-}
-
-const char* atomic_type_name(AtomicType type) {
-  static const char* names[] = {"int32", "int64", "uint32", "uint64", "float", "double"};
-  return names[static_cast<int>(type)];
-}
-
-void Transport::open(const char* call, const Settings& settings, char* const bases[kSegments],
+void Engine::open(const char* call, const Settings& settings, char* const bases[kSegments],
                      const size_t sizes[kSegments]) {
   if (!settings.netns.empty()) {
     const int fd = ::open(settings.netns.c_str(), O_RDONLY | O_CLOEXEC);
@@ -180,7 +151,7 @@ void Transport::open(const char* call, const Settings& settings, char* const bas
 
 // A PE's card: its endpoint address, then per region (segments, pad) the base address and
 // the key: 8 bytes, or with FI_MR_RAW the byte string that peers map.
-std::string Transport::card() const {
+std::string Engine::card() const {
   char name[512];
   size_t length = sizeof name;
   if (fi_getname(&ep_->fid, name, &length) != 0) fatal("shmem_init", "libfabric: fi_getname failed");
@@ -207,7 +178,7 @@ std::string Transport::card() const {
   return card;
 }
 
-void Transport::connect(const char* call, const std::vector<std::string>& cards, int my_pe) {
+void Engine::connect(const char* call, const std::vector<std::string>& cards, int my_pe) {
   my_pe_ = my_pe;
   // Remote CQ data names a PE in 30 bits (notifications, ofi_signal.cc).
   if (cards.size() > (size_t{1} << 30)) fatal(call, "%zu PEs: the network engine takes at most 2^30", cards.size());
@@ -253,7 +224,7 @@ void Transport::connect(const char* call, const std::vector<std::string>& cards,
   }
 }
 
-void Transport::close() {
+void Engine::close() {
   if (!ep_) return;
   for (uint64_t key : mapped_keys_) fi_mr_unmap_key(domain_, key);
   mapped_keys_.clear();
@@ -282,16 +253,16 @@ void Transport::close() {
   info_ = nullptr;
 }
 
-uint64_t Transport::remote_address(int pe, int segment, uint64_t offset) const {
+uint64_t Engine::remote_address(int pe, int segment, uint64_t offset) const {
   const PeerSegment& seg = peer_segment_[static_cast<size_t>(pe) * kRegions + static_cast<size_t>(segment)];
   return rules_.virtual_addresses ? seg.base + offset : offset;
 }
 
-uint64_t Transport::remote_key(int pe, int segment) const {
+uint64_t Engine::remote_key(int pe, int segment) const {
   return peer_segment_[static_cast<size_t>(pe) * kRegions + static_cast<size_t>(segment)].key;
 }
 
-LocalMemory::Buffer Transport::stage(const char* call, const void* p, size_t bytes, bool in, LocalMemory::Hold* hold) {
+LocalMemory::Buffer Engine::stage(const char* call, const void* p, size_t bytes, bool in, LocalMemory::Hold* hold) {
   LocalMemory::Buffer b{const_cast<void*>(p), nullptr};
   if (local_.plain()) return b;
   progress_until(call, [&] {
@@ -304,7 +275,7 @@ LocalMemory::Buffer Transport::stage(const char* call, const void* p, size_t byt
   return b;
 }
 
-void Transport::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+void Engine::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                     bool coalesce) {
   if (coalesce && coalesce_ && bytes <= kCoalescedPutMax) {
     if (absorb(call, pe, segment, offset, source, bytes)) return;
@@ -316,7 +287,7 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
   });
 }
 
-void Transport::put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source,
+void Engine::put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                 size_t bytes, const uint64_t* data) {
   flush(call);
   if (bytes > inject_size_ && bytes <= kBatchBytes) {
@@ -334,7 +305,7 @@ void Transport::put_unconfirmed(const char* call, int pe, int segment, uint64_t 
   if (bytes > inject_size_) wait_writes(call);  // not injected: the source is read until then
 }
 
-void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, void** desc, fi_rma_iov* rma,
+void Engine::rma_message(int pe, int segment, uint64_t offset, iovec* iov, void** desc, fi_rma_iov* rma,
                             fi_msg_rma* msg) const {
   rma->addr = remote_address(pe, segment, offset);
   rma->len = iov->iov_len;
@@ -348,7 +319,7 @@ void Transport::rma_message(int pe, int segment, uint64_t offset, iovec* iov, vo
   msg->rma_iov_count = 1;
 }
 
-void Transport::write_message(const char* call, int pe, int segment, uint64_t offset, const void* source,
+void Engine::write_message(const char* call, int pe, int segment, uint64_t offset, const void* source,
                               size_t bytes, void* context, const uint64_t* data, Completion completion) {
   // Flags replace the endpoint's op_flags: ask for delivery-complete again where quiet
   // counts on it, also for an injected write (fi_inject_write would count it done once it
@@ -401,7 +372,7 @@ void Transport::write_message(const char* call, int pe, int segment, uint64_t of
   if (bytes > inject_size_) wake_if_sleeping();
 }
 
-void Transport::read_message(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
+void Engine::read_message(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
                              void* context) {
   LocalMemory::Hold hold;
   const LocalMemory::Buffer buffer = stage(call, dest, bytes, true, &hold);
@@ -417,134 +388,11 @@ void Transport::read_message(const char* call, int pe, int segment, uint64_t off
   });
 }
 
-void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
+void Engine::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
   flush(call);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     read_message(call, pe, segment, offset + done, static_cast<char*>(dest) + done, chunk, &counted_read_);
   });
-}
-
-void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
-                       AtomicType type, const void* operand, const void* compare, void* result) {
-  settle_fence(call);
-  post_atomic(call, pe, segment, offset, op, type, operand, compare, result);
-}
-
-void Transport::post_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
-                            AtomicType type, const void* operand, const void* compare, void* result) {
-  flush(call);
-  if (!native_[static_cast<int>(type)])
-    return software_atomic(call, pe, segment, offset, op, type, operand, compare, result);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t key = remote_key(pe, segment);
-  const uint64_t address = remote_address(pe, segment, offset);
-  const fi_op fop = kOps[static_cast<int>(op)];
-  const fi_datatype ftype = kTypes[static_cast<int>(type)];
-  const size_t size = atomic_type_size(type);
-  uint64_t scratch = 0;  // FI_ATOMIC_READ ignores its operand but wants a buffer
-  const void* buffer = operand ? operand : &scratch;
-  LocalMemory::Hold hold;
-  if (!result) {
-    if (order_ == Order::All) ledger_.note_write(pe, false);
-    OperandSlot* slot = take_operand_slot(call);
-    memcpy(slot->operand, buffer, size);
-    const LocalMemory::Buffer operands = stage(call, slot->operand, size, false, &hold);
-    atomics_issued_.fetch_add(1, std::memory_order_acq_rel);
-    writes_issued_.fetch_add(1, std::memory_order_acq_rel);
-    return post_with(call, "an atomic on", pe, slot, hold, [&](void* context) {
-      return write_atomic(peer, operands, 1, address, key, ftype, fop, context);
-    });
-  }
-  // One hold for the three: with FI_MR_LOCAL they share a bounce slot.
-  const LocalMemory::Buffer operands = stage(call, buffer, size, false, &hold);
-  const LocalMemory::Buffer comparand =
-      op == AtomicOp::CompareSwap ? stage(call, compare, size, false, &hold) : LocalMemory::Buffer{nullptr, nullptr};
-  const LocalMemory::Buffer results = stage(call, result, size, true, &hold);
-  reads_issued_.fetch_add(1, std::memory_order_acq_rel);
-  post_with(call, "an atomic on", pe, &counted_read_, hold, [&](void* context) {
-    const fi_ioc operand_ioc{operands.at, 1};
-    fi_ioc result_ioc{results.at, 1};
-    void* operand_desc = operands.desc;
-    void* result_desc = results.desc;
-    const fi_rma_ioc target{address, 1, key};
-    fi_msg_atomic msg = atomic_message(&operand_ioc, &target, peer, ftype, fop, context);
-    msg.desc = &operand_desc;
-    if (op != AtomicOp::CompareSwap) return fi_fetch_atomicmsg(ep_, &msg, &result_ioc, &result_desc, 1, FI_COMPLETION);
-    fi_ioc comparand_ioc{comparand.at, 1};
-    void* comparand_desc = comparand.desc;
-    return fi_compare_atomicmsg(ep_, &msg, &comparand_ioc, &comparand_desc, 1, &result_ioc, &result_desc, 1,
-                                FI_COMPLETION);
-  });
-  wait_reads(call);
-}
-
-void Transport::warm_up(const char* call, int pe) {
-  uint64_t word = 0;
-  get(call, pe, 0, 0, &word, sizeof word);
-  wait_reads(call);
-  atomic(call, pe, 0, 0, AtomicOp::Read, AtomicType::UInt64, nullptr, nullptr, &word);
-}
-
-void Transport::atomic_array(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
-                             const void* operands, size_t count) {
-  settle_fence(call);
-  const size_t size = atomic_type_size(type);
-  const auto* bytes = static_cast<const char*>(operands);
-  if (!native_[static_cast<int>(type)]) {
-    flush(call);
-    return software_atomic_run(call, pe, segment, offset, op, type, operands, count);
-  }
-  const size_t most = array_most_[static_cast<int>(type)][static_cast<int>(op)];
-  if (most <= 1) {
-    for (size_t i = 0; i < count; ++i) atomic(call, pe, segment, offset + i * size, op, type, bytes + i * size, nullptr, nullptr);
-    return;
-  }
-  flush(call);
-  if (order_ == Order::All) ledger_.note_write(pe, false);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t key = remote_key(pe, segment);
-  const uint64_t address = remote_address(pe, segment, offset);
-  for (size_t done = 0; done < count;) {
-    const size_t chunk = count - done < most ? count - done : most;
-    LocalMemory::Hold hold;
-    const LocalMemory::Buffer chunk_operands = stage(call, bytes + done * size, chunk * size, false, &hold);
-    atomics_issued_.fetch_add(1, std::memory_order_acq_rel);
-    writes_issued_.fetch_add(1, std::memory_order_acq_rel);
-    post_with(call, "an atomic on", pe, &counted_atomic_, hold, [&](void* context) {
-      return write_atomic(peer, chunk_operands, chunk, address + done * size, key, kTypes[static_cast<int>(type)],
-                          kOps[static_cast<int>(op)], context);
-    });
-    done += chunk;
-  }
-}
-
-ssize_t Transport::write_atomic(uint64_t peer, const LocalMemory::Buffer& operands, size_t count, uint64_t address,
-                                uint64_t key, int datatype, int op, void* context) {
-  const fi_ioc operand{operands.at, count};
-  void* desc = operands.desc;
-  const fi_rma_ioc target{address, count, key};
-  fi_msg_atomic msg =
-      atomic_message(&operand, &target, peer, static_cast<fi_datatype>(datatype), static_cast<fi_op>(op), context);
-  msg.desc = &desc;
-  // Counted done once landed, unless quiet's confirming write follows it (Order All).
-  return fi_atomicmsg(ep_, &msg, order_ == Order::All ? FI_COMPLETION : FI_COMPLETION | FI_DELIVERY_COMPLETE);
-}
-
-Transport::OperandSlot* Transport::take_operand_slot(const char* call) {
-  Backoff backoff = Backoff::without_progress();
-  NetTimeout::Wait stall;
-  for (;;) {
-    const size_t first = next_operand_slot_.fetch_add(1, std::memory_order_relaxed);
-    for (size_t k = 0; k < kOperandSlots; ++k) {
-      OperandSlot& slot = operand_slots_[(first + k) % kOperandSlots];
-      bool free = false;
-      if (slot.busy.compare_exchange_strong(free, true, std::memory_order_acquire)) return &slot;
-    }
-    // Every slot's atomic is in flight: completions free them.
-    progress();
-    watch(call, stall);
-    backoff.pause();
-  }
 }
 
 }  // namespace tandem::ofi

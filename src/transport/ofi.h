@@ -1,61 +1,27 @@
-// The inter-node engine: one libfabric RDM endpoint per PE with RMA and atomics.  The
-// symmetric heap and globals are registered once; every PE's address, keys and segment
-// bases are exchanged at init, so an operation costs a table index beyond the libfabric call.
-// Completion is counted from the completion queue: operations that must be waited for (reads,
-// fetching atomics, atomics, writes not injected, delivery-complete writes) complete into it
-// and are counted there, writes and reads apart.  No completion counter is bound: with one,
-// tcp;ofi_rxm turns every injected write into one with a completion (a provider buffer, a
-// completion entry and a signal of its wait object each), and the waits read the counter
-// and the queue both.  With a provider that keeps writes to one target in order, puts are
-// injected without a completion where they fit, and quiet confirms them with an empty
-// delivery-complete write to each PE written to (it cannot pass them); otherwise writes are
-// delivery-complete and a counted write means "landed".  Where the order covers RMA alone (tcp;ofi_rxm with atomics), atomics
-// and the writes that a notification message must follow are delivery-complete, and the
-// first atomic or message after a fence confirms as quiet does (see Order).
-// Atomics on a type the provider lacks an operation for (or on every type, when asked) take
-// a software path instead: a request message that the target's progress serves with a CPU
-// atomic and answers; see atomic().
+// The inter-node engine as the rest of the library sees it: one libfabric RDM endpoint per
+// PE with RMA and atomics, reached through ofi::Transport.  Each call forwards to the engine
+// (ofi_engine.h, which describes how operations are issued and counted), so that a change
+// inside the transport recompiles only the transport.
 #pragma once
 
-#include <algorithm>
-#include <atomic>
-#include <memory>
-#include <mutex>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include <sys/types.h>
-
 #include "core/config.h"
-#include "core/spin_lock.h"
-#include "transport/net_timeout.h"
-#include "transport/ofi_local.h"
-#include "transport/ofi_message.h"
 #include "transport/ofi_provider.h"
-#include "transport/write_ledger.h"
-
-struct fi_info;
-struct fid_fabric;
-struct fid_domain;
-struct fid_ep;
-struct fid_av;
-struct fid_cq;
-struct fid_mr;
-struct fi_msg_rma;
-struct fi_cq_data_entry;
-struct fi_rma_iov;
-struct iovec;
-
-namespace tandem {
-class Backoff;
-}
+#include "transport/ofi_types.h"
 
 namespace tandem::ofi {
 
+class Engine;
+
 class Transport {
  public:
+  Transport();
+  ~Transport();
   static constexpr int kSegments = 2;  // 0: symmetric heap, 1: globals
 
   struct Settings {
@@ -82,12 +48,12 @@ class Transport {
   // and bases.
   void connect(const char* call, const std::vector<std::string>& cards, int my_pe);
   void close();
-  bool is_open() const { return ep_ != nullptr; }
-  const std::string& provider() const { return provider_; }
+  bool is_open() const;
+  const std::string& provider() const;
   // The rules in force, and those of them that TANDEM_OFI_REQUIRE imposed where the provider
   // does not.
-  const Rules& rules() const { return rules_; }
-  const Rules& emulated() const { return emulated_; }
+  const Rules& rules() const;
+  const Rules& emulated() const;
   // How operations to one target stay in order, the first of these the provider grants:
   //   All: writes, reads, atomics and messages (FI_ORDER_RAW|WAW|SAW).  Puts and atomics
   //        complete locally; quiet confirms (confirm_writes); fence costs nothing.
@@ -102,7 +68,7 @@ class Transport {
   //   followed by quiet then costs one acknowledgement, as without the order.
   //   None: every write and atomic is delivery-complete, and a counted write has landed.
   using Order = ofi::Order;
-  Order order() const { return order_; }
+  Order order() const;
 
   // Starts a write of `bytes` from `source` to (pe, segment, offset).  When it returns the
   // source may be reused if `bytes` <= inject size; otherwise only after quiet().
@@ -122,24 +88,16 @@ class Transport {
   // put_unconfirmed of an 8-byte `value`.  The target sees the word change from its old
   // value to `value`; the bytes of one write land in order, so a reader that waits for a
   // larger value than the word held never takes a half-written one for it.
-  void put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value) {
-    put_unconfirmed(call, pe, segment, offset, &value, sizeof value);
-  }
+  void put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value);
   // Writes the open batch of coalesced puts, if any.
-  void flush(const char* call) {
-    if (batch_open_.load(std::memory_order_acquire)) flush_batch(call);
-  }
+  void flush(const char* call);
   // What a PE that waits does for the network each turn: write the open batch (it must not
   // hold its own puts) and drive progress.  A progress thread calls progress() instead.
-  void poll(const char* call) {
-    flush(call);
-    progress();
-    if (timeout_.on()) watch_outstanding(call);
-  }
+  void poll(const char* call);
   // The same when no put joined the open batch since the last call (a progress thread's).
   void flush_if_idle();
   // Puts carried in batches rather than as messages of their own.
-  uint64_t coalesced_puts() const { return coalesced_.load(std::memory_order_relaxed); }
+  uint64_t coalesced_puts() const;
   // Starts a read into `dest`, complete after quiet() (or wait_reads()).
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   // Notified access (ofi_signal.cc): `data` (a notification) travels as a write's remote CQ
@@ -155,13 +113,13 @@ class Transport {
                   uint64_t data);
   void get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes, uint64_t data);
   void notify(const char* call, int pe, uint64_t data);
-  void on_notification(void (*handler)(uint64_t data)) { notification_handler_ = handler; }
+  void on_notification(void (*handler)(uint64_t data));
   // true: notifications ride on writes as remote CQ data; false: they are messages.
-  bool notifies_by_data() const { return notify_by_data_; }
+  bool notifies_by_data() const;
   // true: atomics on `type` are the provider's; false: they take the software path, where
   // the target PE's progress applies each one with a CPU atomic on its own memory (so node
   // peers may use CPU atomics on that type too) and answers with the old value.
-  bool native(AtomicType type) const { return native_[static_cast<int>(type)]; }
+  bool native(AtomicType type) const;
   // An atomic on one element of `type` at (pe, segment, offset).  `result` receives the old
   // value when non-null and is valid when this returns; without result the operation is
   // complete after quiet(), and ordered by order_writes().
@@ -190,13 +148,13 @@ class Transport {
   // has landed, and the source is free once the put's writes have left (wait_writes()).
   bool signal_rides_write(int signal_segment, uint64_t signal_offset, uint64_t value) const;
   // Whether signals ride on writes at all (for some values and places).
-  bool signals_ride_writes() const { return order_ == Order::Rma && notify_by_data_; }
+  bool signals_ride_writes() const;
   // Whether every signal update that comes from another node is applied by the target PE's
   // CPU: riding on a write, or else on the software atomic path.  Then a node peer may
   // update a signal with a CPU atomic, since signal updates need be atomic only with respect
   // to one another (OpenSHMEM 1.6, 9.8.1).  Where the provider keeps atomics behind writes
   // and has 64-bit atomics (which may be a NIC's), signals are its atomics, node peers' too.
-  bool cpu_signals() const { return order_ != Order::All || !native(AtomicType::UInt64); }
+  bool cpu_signals() const;
   // Completes every operation started so far.
   void quiet(const char* call);
   // Makes writes and atomics started so far land before any started afterwards (to any PE).
@@ -211,12 +169,7 @@ class Transport {
   bool in_flight();
   // The same from what was last seen, without a provider call: false means every counted
   // operation started so far has completed; true, that one may still be in flight.
-  bool maybe_in_flight() const {
-    return batch_open_.load() || signals_pending_.load() > 0 ||
-           writes_done_.load(std::memory_order_acquire) < writes_issued_.load() ||
-           reads_done_.load(std::memory_order_acquire) < reads_issued_.load() ||
-           software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
-  }
+  bool maybe_in_flight() const;
   // Drives the provider's progress (incoming RMA for manual-progress providers) and serves
   // the software atomics that arrived.
   void progress();
@@ -247,298 +200,20 @@ class Transport {
   // between naps or work does not count: the thread serves the traffic that arrives meanwhile.
   bool pe_driving();
   // Ends a sleep in wait_for_activity() with `busy`, after work busy() reports was added.
-  void wake_if_sleeping() {
-    if (sleeping_.load() && sleeping_.exchange(false)) wake();
-  }
+  void wake_if_sleeping();
   // One turn of progress (see in_flight()).
-  void push() { in_flight(); }
+  void push();
   void wake();
-  size_t inject_size() const { return inject_size_; }
+  size_t inject_size() const;
   // TANDEM_NET_TIMEOUT: a wait on the network (quiet, a blocking get or fetching atomic, a
   // wait for counted operations, a retry of a busy provider, a wait on memory while this PE's operations
   // are outstanding) that sees no completion at all for `seconds` ends the PE with one line
   // naming the call and the unreachable PE (ofi_timeout.cc).  0: waits never end so.
-  void set_timeout(double seconds) { timeout_.set(seconds); }
+  void set_timeout(double seconds);
+
 
  private:
-  static constexpr int kCqBatch = 8;  // completion entries read per turn
-  // One read of the CQ, skipped when another thread holds the lock (look(), the progress
-  // thread); false if skipped.
-  bool read_cq_unless_busy();
-  // One read of the CQ under the lock: the entries' contexts back to their owners
-  // (LocalMemory::complete), then, entry by entry, the signals among them applied
-  // (apply_signal()) and left out, and the atomics of received requests applied
-  // (apply_request()); returns the entries left.  Both are applied here, in the order they
-  // arrived: the threads that read the CQ serve what they read after releasing the lock,
-  // and two of them could otherwise apply one PE's updates out of its order.
-  ssize_t read_cq(fi_cq_data_entry* entries);
-  // Serves what one read of the CQ returned (`n` entries, or a negative error).
-  void handle_completions(fi_cq_data_entry* entries, ssize_t n);
-  // Drives progress until `done` has caught up with `issued`.
-  void wait_count(const char* call, const std::atomic<uint64_t>& issued, const std::atomic<uint64_t>& done);
-  // The contexts of counted writes and reads that have no context of their own: their
-  // completions only count.
-  char counted_write_ = 0;
-  char counted_read_ = 0;
-  char counted_atomic_ = 0;  // an atomic on an array: a counted write, and an atomic
-  // Non-fetching atomics of the provider's, issued and complete (a fence waits for them).
-  std::atomic<uint64_t> atomics_issued_{0};
-  std::atomic<uint64_t> atomics_done_{0};
-  void count_atomic() { atomics_done_.fetch_add(1, std::memory_order_acq_rel); }
-  // A fence left pending (order_writes(), Order Rma): the next atomic or message settles it.
-  std::atomic<bool> fence_pending_{false};
-  void settle_fence(const char* call) {
-    if (fence_pending_.load(std::memory_order_acquire)) complete_fence(call);
-  }
-  // The fence itself: every write before it confirmed, every atomic and request answered.
-  void complete_fence(const char* call);
-  // atomic() and notify() without settling a pending fence: for the signals and
-  // notifications that progress posts once their data has landed.
-  void post_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
-                   const void* operand, const void* compare, void* result);
-  void post_notification(const char* call, int pe, uint64_t data);
-  void count_write() { writes_done_.fetch_add(1, std::memory_order_acq_rel); }
-  void count_read() { reads_done_.fetch_add(1, std::memory_order_acq_rel); }
-  // Counts a turn of a PE thread (not of the progress thread) in the engine, in pe_turns_
-  // (progress(): a wait in the library) or pe_looks_ (look()): pe_driving().
-  void count_pe_turn(std::atomic<uint64_t>& count);
-  // Ends the PE with the error the CQ holds, naming what failed by its context.
-  [[noreturn]] void report_error(const char* call);
-  uint64_t remote_address(int pe, int segment, uint64_t offset) const;
-  uint64_t remote_key(int pe, int segment) const;
-  // Posts one operation: `issue` (the libfabric call) runs under the lock and is retried,
-  // driving progress, while the provider answers -FI_EAGAIN; any other failure ends the PE
-  // with "libfabric: <what> PE <pe> failed" (`what`: "a write to", say).
-  template <typename Issue>
-  void post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue);
-  // post() for an operation with a completion, whose meaning is `owner` (&counted_write_, a
-  // batch, ...): `issue(context)` gets the context to post with (LocalMemory::context()),
-  // which also carries what `hold` holds until the completion.
-  template <typename Issue>
-  void post_with(const char* call, const char* what, int pe, void* owner, const LocalMemory::Hold& hold,
-                 Issue issue);
-  // `p` (`bytes` that the operation reads, or with `in` writes) as the provider gets it
-  // (LocalMemory::outgoing, incoming), driving progress while no bounce slot is free; its
-  // descriptor checked where TANDEM_OFI_REQUIRE imposed FI_MR_LOCAL (LocalMemory::check).
-  LocalMemory::Buffer stage(const char* call, const void* p, size_t bytes, bool in, LocalMemory::Hold* hold);
-
-  // The software atomic path (its messages: ofi_message.h).
-  struct Reply;
-  // Run requests in flight at once.
-  static constexpr size_t kRunsInFlight = 16;
-  void software_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
-                       AtomicType type, const void* operand, const void* compare, void* result);
-  // `count` elements' worth: runs of up to kRunBytes, a single element alone.
-  void software_atomic_run(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
-                           const void* operands, size_t count);
-  // Waits while kInbox requests of this PE are unanswered, then counts one more.
-  void reserve_answer(const char* call);
-  // For the completions: true when `context` is a run request's, whose send is now done.
-  bool run_sent(void* context);
-  // Receive buffers posted for requests and answers; also the most requests one PE has
-  // unanswered (it waits for answers beyond that).
-  static constexpr size_t kInbox = 64;
-  // Drives progress until `ready()`; `pe`, when known, is the PE whose answer it waits for.
-  template <typename Ready>
-  void progress_until(const char* call, Ready ready, int pe = -1);
-  void post_receive(Incoming* slot);
-  // Applies the atomic of a request or run request that `context`, a receive buffer, holds
-  // (read_cq()); it leaves the answer to deliver().
-  void apply_request(void* context);
-  // Serves a received message; true when it completes an operation of this PE's (an answer).
-  bool deliver(Incoming* slot);
-  void wait_software(const char* call);
-
-  // Coalesced puts (ofi_batch.cc).  A batch is written with its own completion, which frees
-  // it; a put finds no free batch only while kBatches are in flight, and then goes alone.
-  // put_unconfirmed stages writes too large to inject in free batches.
-  static constexpr size_t kBatchBytes = size_t{16} << 10;
-  static constexpr size_t kBatches = 8;
-  static constexpr size_t kCoalescedPutMax = 2048;  // larger puts always go alone
-  struct Batch {
-    int pe = -1;
-    int segment = 0;
-    uint64_t offset = 0;
-    size_t bytes = 0;
-    std::atomic<bool> in_flight{false};
-    alignas(64) char data[kBatchBytes];
-  };
-  // Posts one write (no larger than the provider's largest message); no flush, no
-  // coalescing.  With a completion to the CQ for `context` (progress() hands it on and counts
-  // it) when given, else injected when small enough; carrying `*data` as remote CQ data when
-  // given.  A write without `context` is counted (its completion goes to the CQ) when it
-  // must land or is too large to inject; otherwise it is injected with no completion at all.
-  // What its completion means: Confirmed (landed, or confirmed by quiet under Order All and
-  // Rma), Landed (landed, whatever the order), Local (left this PE; nobody confirms it:
-  // put_word).
-  enum class Completion : uint8_t { Confirmed, Landed, Local };
-  void write_message(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
-                     void* context, const uint64_t* data = nullptr, Completion completion = Completion::Confirmed);
-  // With Order All or Rma: posts an empty delivery-complete write to every PE with writes
-  // not yet confirmed, behind them, so that once the writes are counted complete
-  // (wait_writes) every earlier one has landed.  The network timeout posts it too, without
-  // waiting: a PE that does not answer it is named.
-  void confirm_writes(const char* call);
-  // Signals that ride on writes (ofi_signal.cc).  A PE sent one (ledger_.note_signal()) is
-  // confirmed by confirm_writes() with confirm_signals(): a write whose remote CQ data asks
-  // the target's progress for an answer, which it sends once it has applied every signal
-  // that came before.  apply_signal(): under the lock, as `entry` is read from the CQ,
-  // applies it if it is a signal (true), so that no thread answers a confirmation before the
-  // signals ahead of it are applied.  answer_confirmation(): answers `data` if it asks for a
-  // confirmation.
-  void confirm_signals(const char* call, const std::vector<int>& pes);
-  bool apply_signal(const fi_cq_data_entry& entry);
-  bool answer_confirmation(uint64_t data);
-  // Sends a software-path answer (or a probe's answer) to `pe` (ofi_software_atomic.cc).
-  void send_answer(const Message& answer, int pe);
-  // Posts a non-fetching atomic on `count` elements (libfabric's fi_datatype and fi_op),
-  // counted (the caller counts it issued) with its completion for `context`,
-  // delivery-complete unless the order is All; returns what libfabric returned.
-  ssize_t write_atomic(uint64_t peer, const LocalMemory::Buffer& operands, size_t count, uint64_t address, uint64_t key,
-                       int datatype, int op, void* context);
-  // The operand of a single non-fetching atomic stays in a slot of the engine's until the
-  // atomic completes: it is not injected, since a provider may then report no completion
-  // (tcp;ofi_rxm drops it for an injected atomic), and the caller's operand is gone once
-  // the call returns.  take_operand_slot() waits while all are in flight; the atomic's
-  // completion frees the slot (handle_completions).
-  struct OperandSlot {
-    alignas(16) unsigned char operand[16];
-    std::atomic<bool> busy{false};
-  };
-  static constexpr size_t kOperandSlots = 64;
-  OperandSlot* take_operand_slot(const char* call);
-  std::unique_ptr<OperandSlot[]> operand_slots_;
-  std::atomic<size_t> next_operand_slot_{0};
-  // How many messages of at most the provider's largest size carry `bytes` (max_message_
-  // may be SIZE_MAX), and each one's (offset, length) in turn.
-  size_t pieces(size_t bytes) const { return bytes / max_message_ + (bytes % max_message_ != 0); }
-  template <typename Piece>
-  void for_each_piece(size_t bytes, Piece piece) const {
-    for (size_t done = 0; done < bytes; done += max_message_) piece(done, std::min(bytes - done, max_message_));
-  }
-  // Fills `msg`, the message of one RMA operation on (pe, segment, offset) for fi_writemsg
-  // or fi_readmsg, and `rma`; `iov` holds the local buffer, `desc` its descriptor.
-  void rma_message(int pe, int segment, uint64_t offset, iovec* iov, void** desc, fi_rma_iov* rma,
-                   fi_msg_rma* msg) const;
-  // Posts one read, counted, whose completion comes to the CQ with `context`
-  // (&counted_read_ when it has none of its own).
-  void read_message(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
-                    void* context);
-  void (*notification_handler_)(uint64_t data) = nullptr;
-  bool notify_by_data_ = true;  // notifications as remote CQ data (else as messages)
-  // Sends a notification as a message (ofi_software_atomic.cc).
-  void send_notification(const char* call, int pe, uint64_t data);
-  // Takes the put into the open batch, or opens one for it; false: it goes alone (the open
-  // batch, if any, has been written first).
-  bool absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
-  void flush_batch(const char* call);
-  // A batch that is neither open nor in flight, now in flight (a staged write of
-  // put_unconfirmed, freed by its completion); null when every one is taken.
-  Batch* take_batch();
-  void write_batch(const char* call);  // the open batch; batch_mutex_ held
-  // put_signal_nbi's data writes and get_notify_nbi's reads (ofi_signal.cc).  progress(): a
-  // piece of a signal's data landed, or a read completed (true), or `context` is a receive
-  // buffer; post_ready_signals() posts the signals and notifications whose data has landed
-  // or been read, wait_signals() waits until none is left to post.
-  struct PendingSignal;
-  // The update of a signal that does not ride on a write: the provider's atomic, or a
-  // software atomic where cpu_signals().  No fence settled.
-  void post_signal(const char* call, int pe, int segment, uint64_t offset, uint64_t value, bool add);
-  // Posts `bytes` as writes with a completion each; once the last has landed, progress()
-  // carries out `then` (a signal or a notification).  Bytes > 0.
-  void write_then(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
-                  const PendingSignal& then);
-  bool signal_data_landed(void* context);
-  void post_ready_signals();
-  void wait_signals(const char* call);
-  std::atomic<uint64_t> signals_pending_{0};
-  std::mutex signals_mutex_;
-  std::vector<PendingSignal*> signals_ready_;
-  bool coalesce_ = false;
-  std::unique_ptr<Batch[]> batches_;
-  Batch* open_batch_ = nullptr;
-  std::atomic<bool> batch_open_{false};
-  std::mutex batch_mutex_;  // taken before mutex_, never after
-  int run_pe_ = -1;         // the last put that could be coalesced ends at (pe, segment, end)
-  int run_segment_ = -1;
-  uint64_t run_end_ = 0;
-  std::atomic<uint64_t> coalesced_{0};
-  uint64_t coalesced_at_last_look_ = 0;  // flush_if_idle()'s
-  std::string provider_;
-  fi_info* info_ = nullptr;
-  fid_fabric* fabric_ = nullptr;
-  fid_domain* domain_ = nullptr;
-  fid_ep* ep_ = nullptr;
-  fid_av* av_ = nullptr;
-  fid_cq* cq_ = nullptr;
-  // The regions peers reach: the segments, then the pad, a line of this PE's own that
-  // peers write a byte into where a write must be delivery-complete but has no data (shm
-  // never completes an empty one; see write_message).
-  static constexpr int kPad = kSegments, kRegions = kSegments + 1;
-  fid_mr* mr_[kRegions] = {};
-  char* base_[kSegments] = {};
-  size_t size_[kSegments] = {};
-  alignas(64) char pad_[64] = {};
-  Rules rules_;     // in force
-  Rules emulated_;  // imposed by TANDEM_OFI_REQUIRE alone
-  LocalMemory local_;
-  size_t max_message_ = 0;
-  size_t inject_size_ = 0;
-  std::vector<uint64_t> peer_address_;  // fi_addr_t of every PE
-  struct PeerSegment {
-    uint64_t base;
-    uint64_t key;
-  };
-  std::vector<PeerSegment> peer_segment_;  // [pe * kRegions + region]
-  std::vector<uint64_t> mapped_keys_;      // FI_MR_RAW: peers' keys mapped by connect()
-  // One lock around every libfabric call: application threads (SHMEM_THREAD_MULTIPLE) and the
-  // progress thread share the endpoint, and the provider is asked for FI_THREAD_DOMAIN.
-  SpinLock mutex_;
-  int wait_fd_ = -1;           // the CQ's wait object, for the progress thread; -1: none
-  Order order_ = Order::None;
-  WriteLedger ledger_;  // the PEs that confirm_writes() confirms (Order All, Rma)
-  int wake_pipe_[2] = {-1, -1};
-  // A thread sleeps in wait_for_activity() with `busy`.  Set before it asks busy() for the
-  // last time, read after work was added (a write counted as issued, say; both sequentially
-  // consistent), so new work never goes unnoticed by a thread about to sleep.
-  std::atomic<bool> sleeping_{false};
-  std::atomic<uint64_t> pe_turns_{0};  // progress() calls by PE threads
-  std::atomic<uint64_t> pe_looks_{0};  // look() calls by PE threads
-  uint64_t pe_turns_seen_ = 0;         // the counts at the progress thread's last look (pe_driving())
-  uint64_t pe_looks_seen_ = 0;
-  int64_t pe_looks_seen_ns_ = 0;       // and when it was (monotonic_ns())
-  long driving_pause_us_ = 50;         // wait_for_activity()'s pause while the PE drives
-  bool pe_drove_ = false;              // the thread's last turn found the PE driving
-  // Counted operations are counted as issued before they are posted, and as done when the
-  // CQ reports them (whichever thread reads it): done at least as large as issued means
-  // every counted operation posted so far has completed.
-  std::atomic<uint64_t> writes_issued_{0};
-  std::atomic<uint64_t> reads_issued_{0};
-  std::atomic<uint64_t> writes_done_{0};
-  std::atomic<uint64_t> reads_done_{0};
-  // Per type: the provider has every operation the API needs on it (and was not told to
-  // leave atomics to software).
-  bool native_[static_cast<int>(AtomicType::Count)] = {};
-  // Per type and non-fetching operation on a native type: the most elements one provider
-  // atomic takes.
-  size_t array_most_[static_cast<int>(AtomicType::Count)][static_cast<int>(AtomicOp::Count)] = {};
-  int my_pe_ = -1;
-  std::vector<Incoming> inbox_;  // posted receive buffers for requests and replies
-  std::unique_ptr<Outgoing[]> runs_;
-  // Software atomics sent and answered.
-  std::atomic<uint64_t> software_sent_{0};
-  std::atomic<uint64_t> software_answered_{0};
-
-  // The network timeout (ofi_timeout.cc): every wait loop calls watch() each turn.
-  NetTimeout timeout_;
-  void watch(const char* call, NetTimeout::Wait& w, int pe = -1) {
-    if (timeout_.due(w)) check_stall(call, w, pe);
-  }
-  void check_stall(const char* call, NetTimeout::Wait& w, int pe);
-  // A wait on memory (Backoff's progress, through poll()): watched only while operations of
-  // this PE are outstanding.
-  void watch_outstanding(const char* call);
-  void probe_candidates(const char* call);
+  std::unique_ptr<Engine> engine_;
 };
 
 }  // namespace tandem::ofi

@@ -1,4 +1,4 @@
-// Coalesced puts (Transport::put with `coalesce`).  Small nbi puts that continue one another
+// Coalesced puts (Engine::put with `coalesce`).  Small nbi puts that continue one another
 // (each starts where the previous ended, same PE and segment) are copied into a batch and
 // written as one message: with tcp a message costs a system call or more whatever its size,
 // so a run of 8-byte puts moves at the speed of its messages, not of the link.
@@ -12,11 +12,11 @@
 // writes a batch that no put joined since its last look.
 #include <cstring>
 
-#include "transport/ofi.h"
+#include "transport/ofi_engine.h"
 
 namespace tandem::ofi {
 
-bool Transport::absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
+bool Engine::absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
   std::lock_guard<std::mutex> lock(batch_mutex_);
   Batch* open = open_batch_;
   if (open && open->pe == pe && open->segment == segment && open->offset + open->bytes == offset &&
@@ -51,7 +51,7 @@ bool Transport::absorb(const char* call, int pe, int segment, uint64_t offset, c
   return true;
 }
 
-Transport::Batch* Transport::take_batch() {
+Engine::Batch* Engine::take_batch() {
   std::lock_guard<std::mutex> lock(batch_mutex_);
   for (size_t i = 0; i < kBatches; ++i) {
     Batch* b = &batches_[i];
@@ -63,7 +63,7 @@ Transport::Batch* Transport::take_batch() {
   return nullptr;
 }
 
-void Transport::write_batch(const char* call) {
+void Engine::write_batch(const char* call) {
   Batch* b = open_batch_;
   open_batch_ = nullptr;
   const bool injected = b->bytes <= inject_size_;  // the provider copies it: the batch stays free
@@ -73,12 +73,12 @@ void Transport::write_batch(const char* call) {
   batch_open_.store(false, std::memory_order_release);
 }
 
-void Transport::flush_batch(const char* call) {
+void Engine::flush_batch(const char* call) {
   std::lock_guard<std::mutex> lock(batch_mutex_);
   if (open_batch_) write_batch(call);
 }
 
-void Transport::flush_if_idle() {
+void Engine::flush_if_idle() {
   if (!batch_open_.load(std::memory_order_acquire)) return;
   const uint64_t now = coalesced_.load(std::memory_order_relaxed);
   if (now == coalesced_at_last_look_) flush_batch("the progress thread");

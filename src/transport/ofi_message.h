@@ -7,17 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "transport/ofi_types.h"
+
 namespace tandem::ofi {
-
-// The operations and element types of atomics, independent of libfabric's enums.
-enum class AtomicOp : uint8_t { Read, Write, Swap, CompareSwap, Sum, And, Or, Xor, Min, Max, Count };
-enum class AtomicType : uint8_t { Int32, Int64, UInt32, UInt64, Float, Double, Count };
-
-const char* atomic_op_name(AtomicOp op);
-const char* atomic_type_name(AtomicType type);
-inline size_t atomic_type_size(AtomicType type) {
-  return type == AtomicType::Int64 || type == AtomicType::UInt64 || type == AtomicType::Double ? 8 : 4;
-}
 
 // `cookie` is the address of the initiator's reply for a fetching request, else 0.  A run
 // request (non-fetching, on `compare` elements from `offset` on) is followed on the wire by

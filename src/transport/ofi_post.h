@@ -1,18 +1,24 @@
-// Transport::post and Transport::progress_until, shared by the files of the inter-node
+// Engine::post and Engine::progress_until, shared by the files of the inter-node
 // engine.  Every wait loop there calls progress() itself and pauses with a Backoff that does
 // not (Backoff::without_progress()): one turn of progress per turn of the loop.
 #pragma once
 
 #include <rdma/fabric.h>
+#include <rdma/fi_atomic.h>
 #include <rdma/fi_errno.h>
 
 #include <mutex>
 
 #include "core/backoff.h"
 #include "core/error.h"
-#include "transport/ofi.h"
+#include "transport/ofi_engine.h"
 
 namespace tandem::ofi {
+
+// libfabric's operation and datatype for each AtomicOp and AtomicType, in their order.
+inline constexpr fi_op kOps[] = {FI_ATOMIC_READ, FI_ATOMIC_WRITE, FI_ATOMIC_WRITE, FI_CSWAP, FI_SUM,
+                                 FI_BAND,        FI_BOR,          FI_BXOR,         FI_MIN,   FI_MAX};
+inline constexpr fi_datatype kTypes[] = {FI_INT32, FI_INT64, FI_UINT32, FI_UINT64, FI_FLOAT, FI_DOUBLE};
 
 // The entry of `pool` (`n` of them: batches, operand slots, receive buffers) that `context`
 // is, or null.
@@ -23,7 +29,7 @@ Entry* entry_of(Entry* pool, size_t n, void* context) {
 }
 
 template <typename Issue>
-void Transport::post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue) {
+void Engine::post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue) {
   timeout_.issued(pe);
   ssize_t rc;
   NetTimeout::Wait stall;
@@ -41,7 +47,7 @@ void Transport::post(const char* call, const char* what, int pe, Backoff& backof
 }
 
 template <typename Issue>
-void Transport::post_with(const char* call, const char* what, int pe, void* owner, const LocalMemory::Hold& hold,
+void Engine::post_with(const char* call, const char* what, int pe, void* owner, const LocalMemory::Hold& hold,
                           Issue issue) {
   void* context = nullptr;
   Backoff backoff = Backoff::without_progress();
@@ -53,7 +59,7 @@ void Transport::post_with(const char* call, const char* what, int pe, void* owne
 }
 
 template <typename Ready>
-void Transport::progress_until(const char* call, Ready ready, int pe) {
+void Engine::progress_until(const char* call, Ready ready, int pe) {
   Backoff backoff = Backoff::without_progress();
   NetTimeout::Wait stall;
   while (!ready()) {

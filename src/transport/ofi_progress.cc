@@ -16,7 +16,7 @@
 #include "core/backoff.h"
 #include "core/clock.h"
 #include "core/error.h"
-#include "transport/ofi.h"
+#include "transport/ofi_engine.h"
 #include "transport/ofi_post.h"
 
 namespace tandem::ofi {
@@ -25,9 +25,9 @@ namespace {
 thread_local bool helper_thread = false;  // the progress thread, not a PE's own
 }  // namespace
 
-void Transport::mark_helper_thread() { helper_thread = true; }
+void Engine::mark_helper_thread() { helper_thread = true; }
 
-bool Transport::pe_driving() {
+bool Engine::pe_driving() {
   // A PE that tests a flag between sleeps of 50 us looks every 60-100 us; one that spins on
   // a test, every microsecond or so.
   constexpr uint64_t kSpinningLookNs = 20000;
@@ -48,13 +48,13 @@ bool Transport::pe_driving() {
   return waited || spun;
 }
 
-void Transport::count_pe_turn(std::atomic<uint64_t>& count) {
+void Engine::count_pe_turn(std::atomic<uint64_t>& count) {
   // A plain relaxed store, no read-modify-write: the progress thread only asks whether the
   // count moved, and two PE threads that race here still move it.
   if (!helper_thread) count.store(count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
-ssize_t Transport::read_cq(fi_cq_data_entry* entries) {
+ssize_t Engine::read_cq(fi_cq_data_entry* entries) {
   const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
   ssize_t kept = 0;
   for (ssize_t i = 0; i < n; ++i) {
@@ -67,7 +67,7 @@ ssize_t Transport::read_cq(fi_cq_data_entry* entries) {
   return n < 0 ? n : kept;
 }
 
-void Transport::progress() {
+void Engine::progress() {
   count_pe_turn(pe_turns_);
   fi_cq_data_entry entries[kCqBatch];
   ssize_t n;
@@ -78,13 +78,13 @@ void Transport::progress() {
   handle_completions(entries, n);
 }
 
-void Transport::look() {
+void Engine::look() {
   flush("progress");
   count_pe_turn(pe_looks_);
   read_cq_unless_busy();
 }
 
-bool Transport::read_cq_unless_busy() {
+bool Engine::read_cq_unless_busy() {
   // A thread that holds the lock is inside the provider, which progresses the endpoint for
   // everyone: this read may pass.  The caller looks again on its next call.
   std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
@@ -96,7 +96,7 @@ bool Transport::read_cq_unless_busy() {
   return true;
 }
 
-void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
+void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
   if (n == -FI_EAVAIL) report_error("progress");
   bool own = false;  // an operation of this PE's completed (the network timeout's measure)
   // Notifications arrive as remote CQ data.  Counted writes and reads, receives (software
@@ -137,7 +137,7 @@ void Transport::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
   if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();
 }
 
-void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
+void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
   // Sleep in poll() on the CQ's file descriptor without holding the lock, once fi_trywait
   // says nothing is pending; then progress.  Without a wait object, sleep kPollSleepUs
   // between progress calls: incoming operations wait at most that long, and the thread
@@ -199,13 +199,13 @@ void Transport::wait_for_activity(int timeout_us, bool (*busy)()) {
   if (pe_driving() || !read_cq_unless_busy()) pe_drove_ = true;
 }
 
-void Transport::wake() {
+void Engine::wake() {
   const char byte = 1;
   ssize_t ignored = ::write(wake_pipe_[1], &byte, 1);
   (void)ignored;
 }
 
-void Transport::report_error(const char* call) {
+void Engine::report_error(const char* call) {
   fi_cq_err_entry error{};
   if (fi_cq_readerr(cq_, &error, 0) == 1) {
     error.op_context = local_.complete(error.op_context);
@@ -218,7 +218,7 @@ void Transport::report_error(const char* call) {
   fatal(call, "libfabric: an operation failed");
 }
 
-void Transport::wait_count(const char* call, const std::atomic<uint64_t>& issued, const std::atomic<uint64_t>& done) {
+void Engine::wait_count(const char* call, const std::atomic<uint64_t>& issued, const std::atomic<uint64_t>& done) {
   // Until everything issued so far has completed, others' operations too: completions are
   // counted in the order they come, so a count that reached the issued count as it was on
   // entry may include a later operation's completion and not this thread's own.
@@ -226,7 +226,7 @@ void Transport::wait_count(const char* call, const std::atomic<uint64_t>& issued
   if (!caught_up()) progress_until(call, caught_up);
 }
 
-bool Transport::in_flight() {
+bool Engine::in_flight() {
   progress();
   const bool any = writes_done_.load(std::memory_order_acquire) < writes_issued_.load(std::memory_order_acquire) ||
                    reads_done_.load(std::memory_order_acquire) < reads_issued_.load(std::memory_order_acquire) ||
@@ -235,17 +235,17 @@ bool Transport::in_flight() {
   return any;
 }
 
-void Transport::wait_reads(const char* call) {
+void Engine::wait_reads(const char* call) {
   flush(call);
   wait_count(call, reads_issued_, reads_done_);
 }
 
-void Transport::wait_writes(const char* call) {
+void Engine::wait_writes(const char* call) {
   flush(call);
   wait_count(call, writes_issued_, writes_done_);
 }
 
-void Transport::order_writes(const char* call) {
+void Engine::order_writes(const char* call) {
   flush(call);
   wait_signals(call);
   progress();  // at least one turn, as in quiet()
@@ -262,14 +262,14 @@ void Transport::order_writes(const char* call) {
   complete_fence(call);
 }
 
-void Transport::complete_fence(const char* call) {
+void Engine::complete_fence(const char* call) {
   fence_pending_.store(false, std::memory_order_relaxed);
   if (order_ == Order::Rma) confirm_writes(call);
   if (order_ != Order::All) wait_writes(call);
   wait_software(call);
 }
 
-void Transport::confirm_writes(const char* call) {
+void Engine::confirm_writes(const char* call) {
   // Empty writes: a read would do as well, but with tcp a read right behind a write takes
   // twice a read's round trip, where a delivery-complete write takes one.
   std::vector<int> writes, signals;
@@ -278,7 +278,7 @@ void Transport::confirm_writes(const char* call) {
   confirm_signals(call, signals);
 }
 
-void Transport::quiet(const char* call) {
+void Engine::quiet(const char* call) {
   fence_pending_.store(false, std::memory_order_relaxed);  // what follows completes everything
   if (!maybe_in_flight() && !ledger_.any_open()) {
     // Nothing of this PE's to complete or confirm (its puts went to node peers, say): no

@@ -1,4 +1,4 @@
-// Non-blocking put-with-signal to a PE on another node (Transport::put_signal_nbi), and
+// Non-blocking put-with-signal to a PE on another node (Engine::put_signal_nbi), and
 // notified access (put_notify, get_notify_nbi, notify).
 //
 // The signal must not arrive before the data.  Where the provider keeps atomics behind writes
@@ -27,7 +27,7 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_eq.h>
 
-#include "transport/ofi.h"
+#include "transport/ofi_engine.h"
 #include "transport/ofi_post.h"
 #include "transport/shm.h"
 
@@ -42,18 +42,18 @@ namespace {
 constexpr uint64_t kSignalClass = uint64_t{1} << 62, kConfirmation = uint64_t{1} << 61;
 constexpr uint64_t kAdd = uint64_t{1} << 60, kSegmentBit = uint64_t{1} << 59;
 constexpr int kWordBits = 27, kValueBits = 32;
-static_assert(Transport::kSegments == 2, "one bit names a signal's segment");
+static_assert(Engine::kSegments == 2, "one bit names a signal's segment");
 
 bool signal_class(uint64_t data) { return data >> 62 == 1; }
 
 }  // namespace
 
-bool Transport::signal_rides_write(int signal_segment, uint64_t signal_offset, uint64_t value) const {
+bool Engine::signal_rides_write(int signal_segment, uint64_t signal_offset, uint64_t value) const {
   return signals_ride_writes() && signal_offset % 8 == 0 &&
          signal_offset / 8 < (uint64_t{1} << kWordBits) && value >> kValueBits == 0 && signal_segment < kSegments;
 }
 
-bool Transport::apply_signal(const fi_cq_data_entry& e) {
+bool Engine::apply_signal(const fi_cq_data_entry& e) {
   // A counted write of this PE's own that carried a signal: some providers (sockets) set
   // FI_REMOTE_CQ_DATA on its completion as well.
   if (!(e.flags & FI_REMOTE_CQ_DATA) || e.op_context == &counted_write_ || !signal_class(e.data) ||
@@ -67,7 +67,7 @@ bool Transport::apply_signal(const fi_cq_data_entry& e) {
   return true;
 }
 
-bool Transport::answer_confirmation(uint64_t data) {
+bool Engine::answer_confirmation(uint64_t data) {
   if (!signal_class(data) || !(data & kConfirmation)) return false;
   Message answer{};
   answer.kind = Message::Answer;
@@ -76,7 +76,7 @@ bool Transport::answer_confirmation(uint64_t data) {
   return true;
 }
 
-void Transport::confirm_signals(const char* call, const std::vector<int>& pes) {
+void Engine::confirm_signals(const char* call, const std::vector<int>& pes) {
   const uint64_t data = kSignalClass | kConfirmation | static_cast<uint32_t>(my_pe_);
   for (int pe : pes) {
     reserve_answer(call);  // counted among the software path's answers: quiet waits for it
@@ -84,7 +84,7 @@ void Transport::confirm_signals(const char* call, const std::vector<int>& pes) {
   }
 }
 
-struct Transport::PendingSignal {
+struct Engine::PendingSignal {
   int pe;
   int segment;
   uint64_t offset;
@@ -95,7 +95,7 @@ struct Transport::PendingSignal {
   bool reads = false;   // the pieces are reads
 };
 
-void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source,
+void Engine::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                size_t bytes, int signal_segment, uint64_t signal_offset, uint64_t value, bool add) {
   if (signal_rides_write(signal_segment, signal_offset, value)) {
     flush(call);
@@ -116,14 +116,14 @@ void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t o
   write_then(call, pe, segment, offset, source, bytes, PendingSignal{pe, signal_segment, signal_offset, value, add, 0});
 }
 
-void Transport::post_signal(const char* call, int pe, int segment, uint64_t offset, uint64_t value, bool add) {
+void Engine::post_signal(const char* call, int pe, int segment, uint64_t offset, uint64_t value, bool add) {
   flush(call);
   const AtomicOp op = add ? AtomicOp::Sum : AtomicOp::Write;
   if (cpu_signals()) return software_atomic(call, pe, segment, offset, op, AtomicType::UInt64, &value, nullptr, nullptr);
   post_atomic(call, pe, segment, offset, op, AtomicType::UInt64, &value, nullptr, nullptr);
 }
 
-void Transport::write_then(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+void Engine::write_then(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                            const PendingSignal& then) {
   flush(call);
   auto* pending = new PendingSignal(then);
@@ -135,7 +135,7 @@ void Transport::write_then(const char* call, int pe, int segment, uint64_t offse
   });
 }
 
-bool Transport::signal_data_landed(void* context) {
+bool Engine::signal_data_landed(void* context) {
   if (entry_of(inbox_.data(), inbox_.size(), context)) return false;
   auto* pending = static_cast<PendingSignal*>(context);
   if (pending->reads) count_read();
@@ -146,7 +146,7 @@ bool Transport::signal_data_landed(void* context) {
   return true;
 }
 
-void Transport::post_ready_signals() {
+void Engine::post_ready_signals() {
   std::vector<PendingSignal*> ready;
   {
     std::lock_guard<std::mutex> lock(signals_mutex_);
@@ -164,7 +164,7 @@ void Transport::post_ready_signals() {
   }
 }
 
-void Transport::put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source,
+void Engine::put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source,
                            size_t bytes, uint64_t data) {
   if (!notify_by_data_ && bytes > 0) {
     // A message after the data: behind its writes where the provider orders messages after
@@ -190,7 +190,7 @@ void Transport::put_notify(const char* call, int pe, int segment, uint64_t offse
   write_message(call, pe, segment, offset, from, bytes, nullptr, &data);
 }
 
-void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
+void Engine::get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
                                uint64_t data) {
   if (bytes == 0) return notify(call, pe, data);
   flush(call);
@@ -201,18 +201,18 @@ void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t o
   });
 }
 
-void Transport::notify(const char* call, int pe, uint64_t data) {
+void Engine::notify(const char* call, int pe, uint64_t data) {
   if (!notify_by_data_) settle_fence(call);  // a message may pass writes
   post_notification(call, pe, data);
 }
 
-void Transport::post_notification(const char* call, int pe, uint64_t data) {
+void Engine::post_notification(const char* call, int pe, uint64_t data) {
   flush(call);
   if (!notify_by_data_) return send_notification(call, pe, data);
   write_message(call, pe, 0, 0, nullptr, 0, nullptr, &data);
 }
 
-void Transport::wait_signals(const char* call) {
+void Engine::wait_signals(const char* call) {
   progress_until(call, [&] { return signals_pending_.load() == 0; });
 }
 

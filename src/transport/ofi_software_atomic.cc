@@ -1,4 +1,4 @@
-// The software atomic path of the inter-node engine (see Transport::native): atomics on a
+// The software atomic path of the inter-node engine (see Engine::native): atomics on a
 // type the provider lacks an operation for travel as request messages that the target's
 // progress applies with CPU atomics on its own memory and answers.  An atomic on an array
 // (a window accumulate) travels as run requests, each carrying the operands of many
@@ -11,7 +11,7 @@
 
 #include "core/backoff.h"
 #include "core/error.h"
-#include "transport/ofi.h"
+#include "transport/ofi_engine.h"
 #include "transport/ofi_post.h"
 #include "transport/shm.h"
 
@@ -61,7 +61,7 @@ fi_msg one_buffer(iovec* iov, void** desc, fi_addr_t peer) {
 
 // Where a fetching software atomic's answer lands; it lives on the initiator's stack until
 // `answered`.
-struct Transport::Reply {
+struct Engine::Reply {
   std::atomic<bool> answered{false};
   uint64_t value = 0;
 };
@@ -69,7 +69,7 @@ struct Transport::Reply {
 // The bytes of a message on the wire: all of it (no padding to send).
 constexpr size_t kMessageBytes = sizeof(uint64_t) * 5;
 
-void Transport::software_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
+void Engine::software_atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
                                 AtomicType type, const void* operand, const void* compare, void* result) {
   static_assert(sizeof(Message) == kMessageBytes, "a software atomic message has no padding");
   if (inject_size_ < kMessageBytes)
@@ -98,7 +98,7 @@ void Transport::software_atomic(const char* call, int pe, int segment, uint64_t 
   memcpy(result, &reply.value, atomic_type_size(type));
 }
 
-void Transport::reserve_answer(const char* call) {
+void Engine::reserve_answer(const char* call) {
   // Bounded: the answers need this PE's receive buffers.
   progress_until(call, [&] {
     return software_sent_.load(std::memory_order_acquire) - software_answered_.load(std::memory_order_acquire) <
@@ -107,7 +107,7 @@ void Transport::reserve_answer(const char* call) {
   software_sent_.fetch_add(1, std::memory_order_acq_rel);
 }
 
-void Transport::software_atomic_run(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
+void Engine::software_atomic_run(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
                                     AtomicType type, const void* operands, size_t count) {
   static_assert(sizeof(Incoming) == kMessageBytes + kRunBytes, "a run's operands follow its request");
   const size_t size = atomic_type_size(type);
@@ -153,14 +153,14 @@ void Transport::software_atomic_run(const char* call, int pe, int segment, uint6
   }
 }
 
-bool Transport::run_sent(void* context) {
+bool Engine::run_sent(void* context) {
   Outgoing* run = entry_of(runs_.get(), kRunsInFlight, context);
   if (!run) return false;
   run->in_flight.store(false, std::memory_order_release);
   return true;
 }
 
-void Transport::post_receive(Incoming* slot) {
+void Engine::post_receive(Incoming* slot) {
   LocalMemory::Hold hold;
   const LocalMemory::Buffer buffer = stage("progress", slot, sizeof(Incoming), true, &hold);  // the engine's own
   iovec iov{buffer.at, sizeof(Incoming)};
@@ -172,7 +172,7 @@ void Transport::post_receive(Incoming* slot) {
   });
 }
 
-void Transport::send_notification(const char* call, int pe, uint64_t data) {
+void Engine::send_notification(const char* call, int pe, uint64_t data) {
   if (inject_size_ < kMessageBytes)
     fatal(call, "the libfabric provider %s carries neither 8 bytes of remote CQ data nor Tandem's %zu-byte "
           "notification message; pick another with TANDEM_OFI_PROVIDER", provider_.c_str(), kMessageBytes);
@@ -185,7 +185,7 @@ void Transport::send_notification(const char* call, int pe, uint64_t data) {
   post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
 }
 
-void Transport::apply_request(void* context) {
+void Engine::apply_request(void* context) {
   Incoming* slot = entry_of(inbox_.data(), inbox_.size(), context);
   if (!slot) return;
   Message& m = slot->head;
@@ -204,7 +204,7 @@ void Transport::apply_request(void* context) {
   m.kind = Message::Applied;
 }
 
-bool Transport::deliver(Incoming* slot) {
+bool Engine::deliver(Incoming* slot) {
   const Message m = slot->head;
   post_receive(slot);
   if (m.kind == Message::Notification) {
@@ -232,13 +232,13 @@ bool Transport::deliver(Incoming* slot) {
   return false;
 }
 
-void Transport::send_answer(const Message& answer, int pe) {
+void Engine::send_answer(const Message& answer, int pe) {
   Backoff backoff = Backoff::without_progress();
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   post("progress", "an answer to", pe, backoff, [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
 }
 
-void Transport::wait_software(const char* call) {
+void Engine::wait_software(const char* call) {
   progress_until(call, [&] {
     return software_answered_.load(std::memory_order_acquire) >= software_sent_.load(std::memory_order_acquire);
   });

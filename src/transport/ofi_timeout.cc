@@ -23,7 +23,7 @@
 #include "core/backoff.h"
 #include "core/clock.h"
 #include "core/error.h"
-#include "transport/ofi.h"
+#include "transport/ofi_engine.h"
 #include "transport/ofi_post.h"
 
 namespace tandem::ofi {
@@ -83,7 +83,7 @@ void NetTimeout::report(const char* call, int pe, int64_t idle_ns) const {
         count > 1 ? "s" : "", (named + (count > 1 ? " are" : " is")).c_str(), seconds);
 }
 
-void Transport::check_stall(const char* call, NetTimeout::Wait& w, int pe) {
+void Engine::check_stall(const char* call, NetTimeout::Wait& w, int pe) {
   int64_t idle_ns = 0;
   switch (timeout_.check(w, &idle_ns)) {
     case NetTimeout::Verdict::Wait:
@@ -100,7 +100,7 @@ void Transport::check_stall(const char* call, NetTimeout::Wait& w, int pe) {
   }
 }
 
-void Transport::watch_outstanding(const char* call) {
+void Engine::watch_outstanding(const char* call) {
   thread_local NetTimeout::Wait stall;
   thread_local unsigned turns = 0;
   if (++turns % kOutstandingLookTurns != 0) return;
@@ -114,7 +114,7 @@ void Transport::watch_outstanding(const char* call) {
   check_stall(call, stall, -1);
 }
 
-void Transport::probe_candidates(const char* call) {
+void Engine::probe_candidates(const char* call) {
   if (inject_size_ < sizeof(Message)) return;  // no probes: the report names every candidate
   timeout_.probe([&](int pe) {
     Message m{};
