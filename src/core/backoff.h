@@ -6,6 +6,9 @@
 
 #include <sched.h>
 
+#include <atomic>
+#include <cstdint>
+
 #include "core/runtime.h"
 #include "core/spin_lock.h"
 
@@ -46,6 +49,17 @@ class Backoff {
   void (*progress_)(const char*);  // the network's progress, when PEs span nodes
 };
 
+// The updates that the network engine's own code makes to this PE's memory for other PEs
+// (the software path's atomics, applied by whichever thread reads the completion queue,
+// often the progress thread) reach the program through the network: the answer goes back,
+// and the PE that got it tells this one (a barrier, a signal).  That chain crosses
+// processes, where ThreadSanitizer cannot follow it, so the engine publishes each such
+// update here with a release (publish_network_update()), and every wait and test that
+// returns acquires it (see_network_updates()): one load on the way out.
+inline std::atomic<uint64_t> network_updates{0};
+inline void publish_network_update() { network_updates.fetch_add(1, std::memory_order_release); }
+inline void see_network_updates() { (void)network_updates.load(std::memory_order_acquire); }
+
 // One look at the network, for calls that look at memory once without waiting (the test
 // routines, shmem_signal_fetch, a wait whose condition already holds): a PE may spin on them,
 // or poll with them and sleep in between, and with a manual-progress provider the operations
@@ -55,6 +69,7 @@ class Backoff {
 // queue, skipped when another thread is inside the provider.
 inline void drive_progress() {
   if (void (*look)() = rt().look) look();
+  see_network_updates();
 }
 
 // For accesses to node-local memory that a program may spin on as well (shmem_g of a flag in
@@ -79,6 +94,7 @@ inline void wait_until_ready(const char* call, Ready ready) {
   if (ready()) return drive_progress();
   Backoff backoff(call);
   while (!ready()) backoff.pause();
+  see_network_updates();
 }
 
 // wait_until_ready() for a counter or stamp that only grows: returns once `word` (read with

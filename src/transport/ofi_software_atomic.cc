@@ -201,6 +201,7 @@ void Engine::apply_request(void* context) {
   } else {
     return;
   }
+  publish_network_update();
   m.kind = Message::Applied;
 }
 
