@@ -1,11 +1,13 @@
 #include "pmix_host.h"
 
+#include <hwloc.h>
 #include <pmix_server.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "job_info.h"
 
@@ -70,6 +72,25 @@ pmix_server_module_t make_module() {
 
 pmix_server_module_t g_module = make_module();
 
+// This machine's topology, loaded without hwloc's x86 component unless the user's
+// HWLOC_COMPONENTS says otherwise; nullptr if hwloc cannot load one (the server then
+// discovers it itself).  It lives as long as the process: the PMIx server keeps it.
+hwloc_topology_t load_topology() {
+  hwloc_topology_t topology;
+  if (hwloc_topology_init(&topology) != 0) return nullptr;
+  // The I/O objects PMIx's own discovery keeps (the NICs' locality).
+  hwloc_topology_set_io_types_filter(topology, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+#if HWLOC_API_VERSION >= 0x00020100
+  if (std::getenv("HWLOC_COMPONENTS") == nullptr)
+    hwloc_topology_set_components(topology, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+#endif
+  if (hwloc_topology_load(topology) != 0) {
+    hwloc_topology_destroy(topology);
+    return nullptr;
+  }
+  return topology;
+}
+
 }  // namespace
 
 bool PmixHost::start() {
@@ -82,16 +103,26 @@ bool PmixHost::start() {
     std::fprintf(stderr, "oshrun: cannot build the PMIx server settings\n");
     return false;
   }
-  // The server reads the machine's topology with hwloc.  Its x86 component moves this
-  // process onto every CPU in turn to read CPUID there: half of oshrun's start-up on an idle
-  // 2-core machine, seconds when the CPUs are busy, and more the more CPUs a node has; Linux's
-  // sysfs, which hwloc reads anyway, already gives what the PEs' placement needs.  The PEs
-  // keep the user's hwloc settings.
-  const bool set_components = std::getenv("HWLOC_COMPONENTS") == nullptr;
-  if (set_components) setenv("HWLOC_COMPONENTS", "-x86", 1);
-  pmix_status_t rc = PMIx_server_init(&g_module, static_cast<pmix_info_t*>(array.array),
-                                      array.size);
-  if (set_components) unsetenv("HWLOC_COMPONENTS");
+  // The server is handed the machine's topology instead of discovering it: hwloc's x86
+  // component moves a process onto every CPU in turn to read CPUID there, half of oshrun's
+  // start-up on an idle 2-core machine, seconds when the CPUs are busy, and more the more
+  // CPUs a node has; Linux's sysfs, which hwloc reads anyway, gives what the PEs' placement
+  // needs.  The PEs keep the user's hwloc settings.
+  hwloc_topology_t topology = load_topology();
+  pmix_topology_t handed = {const_cast<char*>("hwloc"), topology};
+  // PMIx keeps the pointer (not a copy) for good, so the entry is added past the converted
+  // list, whose destruction would destroy a copied topology.
+  std::vector<pmix_info_t> settings(static_cast<pmix_info_t*>(array.array),
+                                    static_cast<pmix_info_t*>(array.array) + array.size);
+  if (topology != nullptr) {
+    pmix_info_t entry;
+    std::memset(&entry, 0, sizeof entry);
+    PMIX_LOAD_KEY(entry.key, PMIX_TOPOLOGY2);
+    entry.value.type = PMIX_TOPO;
+    entry.value.data.topo = &handed;
+    settings.push_back(entry);
+  }
+  pmix_status_t rc = PMIx_server_init(&g_module, settings.data(), settings.size());
   PMIx_Data_array_destruct(&array);
   if (rc != PMIX_SUCCESS) {
     std::fprintf(stderr, "oshrun: cannot start the PMIx server (PMIx_server_init: %s)\n",
