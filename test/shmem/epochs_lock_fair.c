@@ -38,6 +38,17 @@ static void tell(int *flag, int value) {
 
 static int is(int *flag, int value) { return shmem_int_test(flag, SHMEM_CMP_EQ, value); }
 
+/* Hands the baton to reader r: every other PE learns first, r last.  r acts on the baton as
+ * soon as its own copy names it and may hand it on at once; were any PE's copy still to be
+ * written by this call then, the older write could land after r's newer one there. */
+static void hand_baton(int r) {
+  for (int pe = 0; pe < n; ++pe)
+    if (pe != r) shmem_int_atomic_set(&st->baton, r, pe);
+  shmem_quiet();
+  shmem_int_atomic_set(&st->baton, r, r);
+  shmem_quiet();
+}
+
 /* Whether a reader holding the shared lock may release it.  Only one holder at a time may
  * (it holds the baton), and only once another reader holds the lock too, to which it hands
  * the baton: the lock stays taken.  Otherwise: when no reader will take it again, or when the
@@ -50,7 +61,7 @@ static int may_let_go(long *polls) {
     if (r == me || is(&st->state[r], STOPPED)) continue;
     if (is(&st->state[r], HOLDING)) {
       tell(&st->state[me], IDLE); /* before the baton: its new holder must not count on this one */
-      tell(&st->baton, r);
+      hand_baton(r);
       return 1;
     }
     ++live;
