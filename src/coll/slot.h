@@ -6,11 +6,12 @@
 #include <cstdint>
 
 #include "coll/team.h"
+#include "core/config.h"
 
 namespace tandem {
 
-// One slot of the symmetric team area.
-struct alignas(64) Slot {
+// What one slot of the symmetric team area holds.
+struct alignas(64) SlotFields {
   uint64_t counters[Team::kRounds];
   uint64_t exchange;
   alignas(64) char banks[2][Group::kBankNetwork];
@@ -30,7 +31,12 @@ struct alignas(64) Slot {
   alignas(64) uint64_t node_arrivals;
   alignas(64) uint64_t node_released;
 };
-static_assert(sizeof(Slot) == 200320, "TANDEM_TEAMS in the configuration table gives this size");
+// One slot: its fields and the spare bytes that bring it to kTeamSlotBytes, the size that
+// TANDEM_TEAMS's description gives.
+struct Slot : SlotFields {
+  char spare[kTeamSlotBytes - sizeof(SlotFields)];
+};
+static_assert(sizeof(Slot) == kTeamSlotBytes);
 
 // TANDEM_TEAMS slots, symmetric (teams_init).
 extern Slot* team_slots;

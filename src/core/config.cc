@@ -7,10 +7,15 @@
 #include <limits>
 #include <optional>
 #include <sstream>
+#include <string>
 
 namespace tandem {
 
 const std::vector<ConfigEntry>& config_table() {
+  static const std::string teams =
+      "live teams a PE may belong to at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included (2 to 4096); each takes " +
+      std::to_string(kTeamSlotBytes / 1024) +
+      " KiB of the symmetric heap (pages of it only once used), beyond SHMEM_SYMMETRIC_SIZE";
   static const std::vector<ConfigEntry> table = {
       {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", "512M",
        "bytes of symmetric heap per PE (suffixes K, M, G); pages are used only when touched"},
@@ -50,8 +55,7 @@ const std::vector<ConfigEntry>& config_table() {
        "when the operations of a window epoch (shmemx_win_*) are issued: adaptive (puts, gets and large accumulates at once, once their target is open, an access epoch's target once TANDEM_EPOCH_QUEUE operations wait for it; accumulates of up to 16 elements are queued, folded per element and issued as runs by the call that ends the epoch where each would be a network message, or where trials show that they fold), eager (each at once, once its target is open), lazy (all by the call that ends the epoch, the last put to each target carrying the target's update), hybrid (lazy until TANDEM_EPOCH_QUEUE operations wait for one target, then eager for it)"},
       {"TANDEM_EPOCH_QUEUE", nullptr, "32",
        "hybrid epochs, and adaptive access epochs: operations queued for one target before it is opened and served at once"},
-      {"TANDEM_TEAMS", nullptr, "256",
-       "live teams a PE may belong to at once, SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED included (2 to 4096); each takes 200320 bytes of the symmetric heap (pages of it only once used), beyond SHMEM_SYMMETRIC_SIZE"},
+      {"TANDEM_TEAMS", nullptr, "256", teams.c_str()},
       {"TANDEM_WINDOWS", nullptr, "128",
        "live windows (shmemx_win_create) a PE may belong to at once (1 to 65536); each takes 16 bytes plus 8 per PE of the symmetric heap, rounded up to 64"},
       {"TANDEM_STATS", nullptr, "0",
