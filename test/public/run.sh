@@ -254,8 +254,8 @@ suite_openshmem-examples() {
 }
 
 # A checkout of coti/SKaMPI, built by skampi_build.sh beside this script (which says how its
-# sources are helped to build) after skampi.patch, also beside it, which mends three of its
-# bugs that stop it on any OpenSHMEM:
+# sources are helped to build) after skampi.patch, also beside it, which mends six of its
+# bugs that stop it on any OpenSHMEM (the first three) or on any OpenSHMEM 1.5 and later:
 #  - init_globals (src/misc.c:142) takes global_ranks from shmem_malloc(measurement_size)
 #    while measurement_size is still 0, gets NULL (as the standard says for size 0; Sandia
 #    OpenSHMEM returns NULL too) and writes through it, so every PE dies at start: the patch
@@ -267,9 +267,21 @@ suite_openshmem-examples() {
 #  - in Shmem_Lock_Test_Busy (src/measurements/openshmem_locks.c:93) PE 0's shmem_test_lock
 #    takes the lock whenever PE 1 has already released it, and never gives it back, so PE 1
 #    waits in its next shmem_set_lock forever (seen across nodes): the patch releases a lock
-#    that the test took, after the timed call.
-# Then tandem-short.ski (written here: a few puts, gets, atomics, a barrier, broadcasts,
-# fcollects, a lock, allocations) runs at 2 and 4 PEs.  perf/peer.sh skampi runs SKaMPI's own
+#    that the test took, after the timed call;
+#  - with a header of version 1.5 or later, src/measurements/openshmem_coll.c calls the 1.4
+#    active-set routines (shmem_short_and_to_all, shmem_collect32...) through pointers typed
+#    as the 1.5 team routines, so they get a team where they expect dest (Tandem stops at
+#    "nreduce = ... is negative"): the patch has that file take its 1.4 branches, which call
+#    them as they are declared, on every OpenSHMEM;
+#  - Shmem_Realloc (src/measurements/openshmem.c:96) frees the pointer it passed to
+#    shmem_realloc instead of the one it got back (Tandem stops at "ptr = ... was not
+#    returned by shmem_malloc" where the object moved): the patch frees the new one;
+#  - Shmem_Iget_Round (src/measurements/openshmem_p2p.c:931) declares a local `sym` that
+#    hides the symmetric buffer its init allocated, and reads from it uninitialised (Tandem
+#    stops at "source is NULL"): the patch removes the local.
+# Then tandem-short.ski (written here: a few puts, gets, strided gets, atomics, a barrier,
+# broadcasts, fcollects, and-reductions, a lock, allocations and reallocations, one
+# measurement through each mended path) runs at 2 and 4 PEs.  perf/peer.sh skampi runs SKaMPI's own
 # measurement files against another OpenSHMEM.
 suite_skampi() {
   [ -n "${SKIP_BUILD:-}" ] || "$here/skampi_build.sh" "$dir" "$oshcc" || die "SKaMPI did not build"
@@ -289,6 +301,11 @@ end measurement
 begin measurement "get"
   for count = 8 to MAXSIZE step *8 do
     measure comm_pt2pt : Shmem_Get_Round(count, 5)
+  od
+end measurement
+begin measurement "iget"
+  for count = 8 to MAXSIZE / 16 step *8 do
+    measure comm_pt2pt : Shmem_Iget_Round(count, 16, 5)
   od
 end measurement
 begin measurement "p"
@@ -313,11 +330,19 @@ begin measurement "fcollect"
     measure comm_pt2pt : Shmem_Fcollect_Consecutive(5, count)
   od
 end measurement
+begin measurement "and-reduce"
+  for count = 8 to MAXSIZE step *8 do
+    measure comm_pt2pt : Shmem_Reduce_And_Consecutive(5, count)
+  od
+end measurement
 begin measurement "lock"
   measure comm_pt2pt : Shmem_Lock_Test_Busy()
 end measurement
 begin measurement "malloc"
   measure comm_pt2pt : Shmem_Malloc(10, 256)
+end measurement
+begin measurement "realloc"
+  measure comm_pt2pt : Shmem_Realloc(10, 256)
 end measurement
 SKI
   default_timeout=300
