@@ -12,7 +12,7 @@
 #               SKaMPI from the coti/SKaMPI checkout DIR, built for both
 #               (test/public/skampi_build.sh), runs the measurement files FILE.inc of its
 #               ski/ folder (default shmem_p2p.inc shmem_atomic.inc; see perf/README.md
-#               for the files that stop on an OpenSHMEM 1.5 or later)
+#               for the files that stop Open MPI's OSHMEM)
 #               after the lines of its ski/shmem.ski but the includes (its settings);
 #               metrics in ns, by count
 #   -c OSHCC    the peer's compiler wrapper (default /usr/bin/oshcc: Open MPI's OSHMEM)
@@ -32,6 +32,7 @@
 #   -P PER_NODE with -I: Tandem puts PER_NODE PEs on each virtual node instead of one
 #               (--nodes NP / PER_NODE, rounded up), so that its collectives go by node;
 #               the peer's PEs still all talk TCP
+#   -t SECONDS  each run's time limit (default 900); a run that hangs gives its rows so far
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,7 +46,8 @@ rounds=3
 pe_counts="2 4"
 internode=no
 per_node=1
-while getopts "c:l:N:b:o:n:p:P:Ih" opt; do
+limit=900
+while getopts "c:l:N:b:o:n:p:P:t:Ih" opt; do
   case "$opt" in
     c) peer_cc=$OPTARG ;;
     l) peer_launch=$OPTARG ;;
@@ -56,6 +58,7 @@ while getopts "c:l:N:b:o:n:p:P:Ih" opt; do
     p) pe_counts=$OPTARG ;;
     I) internode=yes ;;
     P) per_node=$OPTARG ;;
+    t) limit=$OPTARG ;;
     h) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) exit 2 ;;
   esac
@@ -180,9 +183,9 @@ for np in $pe_counts; do
   mkdir -p "$dir"
   for ((r = 1; r <= rounds; r++)); do
     echo "peer.sh: $np PEs, round $r/$rounds" >&2
-    run_program tandem "$np" timeout 900 "${tandem_launch[@]}" "${nodes[@]}" \
+    run_program tandem "$np" timeout "$limit" "${tandem_launch[@]}" "${nodes[@]}" \
       >"$dir/round$r-tandem.csv" 2>"$dir/round$r-tandem.err" || echo "peer.sh: Tandem's run failed ($dir/round$r-tandem.err)" >&2
-    run_program peer "$np" timeout 900 "${peer_launch_words[@]}" \
+    run_program peer "$np" timeout "$limit" "${peer_launch_words[@]}" \
       >"$dir/round$r-peer.csv" 2>"$dir/round$r-peer.err" || echo "peer.sh: the peer's run failed ($dir/round$r-peer.err)" >&2
   done
   bash "$here/report_ab.sh" "$dir" tandem peer "$program, $np PEs $placement: Tandem (A) and $peer_name (B)"

@@ -27,8 +27,9 @@ AWK
 # A plot per metric: both runs against size (gnuplot, when it has a PNG terminal).
 if command -v gnuplot >/dev/null 2>&1 && gnuplot -e "set terminal" 2>&1 | grep -qw png; then
   echo "" >>"$out/report.md"
-  # (Metrics measured at size 0 only, such as a barrier, have no size axis: table only.)
-  for metric in $(awk '$2 > 0 { print $1 }' "$out/medians.dat" | sort -u); do
+  # (Metrics measured at size 0 only, such as a barrier, have no size axis, and those that
+  # are 0 at every size have nothing on a log scale: table only.)
+  for metric in $(awk '$2 > 0 && ($3 > 0 || $4 > 0) { print $1 }' "$out/medians.dat" | sort -u); do
     awk -v m="$metric" '$1 == m { print $2, $3, $4 }' "$out/medians.dat" | sort -n >"$out/$metric.dat"
     gnuplot <<GNUPLOT
 set terminal png size 900,560 noenhanced
