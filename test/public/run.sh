@@ -254,8 +254,9 @@ suite_openshmem-examples() {
 }
 
 # A checkout of coti/SKaMPI, built by skampi_build.sh beside this script (which says how its
-# sources are helped to build) after skampi.patch, also beside it, which mends six of its
-# bugs that stop it on any OpenSHMEM (the first three) or on any OpenSHMEM 1.5 and later:
+# sources are helped to build) after skampi.patch, also beside it, which mends seven of its
+# bugs that stop it on any OpenSHMEM (the first three), on any OpenSHMEM 1.5 and later (the
+# next three) or on one whose collectives write to each other's pSync:
 #  - init_globals (src/misc.c:142) takes global_ranks from shmem_malloc(measurement_size)
 #    while measurement_size is still 0, gets NULL (as the standard says for size 0; Sandia
 #    OpenSHMEM returns NULL too) and writes through it, so every PE dies at start: the patch
@@ -278,7 +279,14 @@ suite_openshmem-examples() {
 #    returned by shmem_malloc" where the object moved): the patch frees the new one;
 #  - Shmem_Iget_Round (src/measurements/openshmem_p2p.c:931) declares a local `sym` that
 #    hides the symmetric buffer its init allocated, and reads from it uninitialised (Tandem
-#    stops at "source is NULL"): the patch removes the local.
+#    stops at "source is NULL"): the patch removes the local;
+#  - its own collectives (the clocks' offsets, the start of each run, the gathering of
+#    results, the decision to go on) follow one another with the one pSync, which the
+#    standard lets a PE pass to a collective only once every PE has finished the last that
+#    used it.  Sandia OpenSHMEM across nodes hangs in the first measurement (PE 0 gathers
+#    results while PE 1 waits for a start time in the future): the patch has them go
+#    through skampi_psync(), which waits at a barrier first.  The measured collectives
+#    (src/measurements/openshmem_coll.c) are left as SKaMPI wrote them.
 # Then tandem-short.ski (written here: a few puts, gets, strided gets, atomics, a barrier,
 # broadcasts, fcollects, and-reductions, a lock, allocations and reallocations, one
 # measurement through each mended path) runs at 2 and 4 PEs.  perf/peer.sh skampi runs SKaMPI's own
