@@ -156,12 +156,13 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
     driving_pause_us_ = driving_pause_us_ * 2 > kDrivingPauseMaxUs ? kDrivingPauseMaxUs : driving_pause_us_ * 2;
     return;
   }
-  driving_pause_us_ = kPollSleepUs;
   // A batch of puts that its PE left open while it computes goes out once no put has joined
   // it for a look: the sleep then lasts at most kOpenBatchLookUs.
   constexpr int kOpenBatchLookUs = 1000;
   flush_if_idle();
   if (batch_open_.load(std::memory_order_acquire) && timeout_us > kOpenBatchLookUs) timeout_us = kOpenBatchLookUs;
+  // The PE inside the provider (posting a stream of operations, say) drives as a wait does:
+  // the pause goes on doubling.
   if (!read_cq_unless_busy()) {
     pe_drove_ = true;
     return;
@@ -193,6 +194,7 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
     (void)ignored;
   }
   sleeping_.store(false);
+  driving_pause_us_ = kPollSleepUs;
   // Woken by traffic that the PE, if it drives meanwhile, takes itself: the thread then
   // pauses as above instead of sleeping on the wait object again, which the PE's traffic
   // would end at once.
