@@ -66,7 +66,7 @@ TANDEM_DEFINE_PUT_SIGNAL_SIZED(mem, char)
 TANDEM_API(uint64_t, signal_fetch, (const uint64_t* sig_addr)) {
   check_ready(TANDEM_CALL);
   check_buffer(TANDEM_CALL, "sig_addr", sig_addr, sizeof(uint64_t));
-  drive_progress();  // a program may spin on it
+  drive_progress_in_spin();  // a program may spin on it
   return __atomic_load_n(sig_addr, __ATOMIC_ACQUIRE);
 }
 

@@ -71,7 +71,7 @@ template <typename T>
 Outcome test_once(const char* call, T* ivars, size_t nelems, size_t* indices, const int* status,
                   int cmp, const T* operands, bool vector, Mode mode) {
   check_set(call, ivars, nelems);
-  drive_progress();
+  drive_progress_in_spin();
   return test_set(call, ivars, nelems, indices, status, cmp, operands, vector, mode);
 }
 
@@ -99,7 +99,7 @@ template <typename T>
 int test(const char* call, T* ivar, int cmp, T value) {
   check_ready(call);
   check_buffer(call, "ivar", ivar, sizeof(T));
-  drive_progress();
+  drive_progress_in_spin();
   return compare_values(call, load(ivar), cmp, value) ? 1 : 0;
 }
 

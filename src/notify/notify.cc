@@ -259,7 +259,7 @@ int request_test(shmemx_notify_t r, int* flag, shmemx_notify_status_t* status) {
   check_ready("shmemx_notify_test");
   if (!flag || !valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
   if (r->state.load(std::memory_order_acquire) == State::Inactive) return SHMEMX_NOTIFY_ERR_INACTIVE;
-  drive_progress();
+  drive_progress_in_spin();
   poll();
   *flag = take(r, status);
   return SHMEMX_NOTIFY_SUCCESS;
