@@ -25,7 +25,7 @@ summary() {
     echo "## Collectives: peer / Tandem (range over rounds; above 1 = Tandem faster)"
     echo; echo "per8: 2 nodes of 8 PEs; per4: 4 nodes of 4; per1: 16 nodes of 1; one: one node of 16."
     for pl in per8 per4 per1 one; do
-      ls "$d"/coll-$pl*-tandem.csv >/dev/null 2>&1 || continue
+      ls "$d"/coll-$pl*-peer.csv >/dev/null 2>&1 || continue
       echo; echo "### $pl"; echo
       for t in "$d"/coll-$pl*-tandem.csv; do
         p=${t%-tandem.csv}-peer.csv; [ -s "$p" ] && echo "$t $p"
