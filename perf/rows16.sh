@@ -52,10 +52,12 @@ AWK
       [ -s "$d/$f.csv" ] || continue
       printf -- "- %s: %s\n" "$f" "$(awk -F, '!/^#/ && !/median/ { printf "%s %s=%.4g; ", $1, $3, $4 }' "$d/$f.csv")"
     done
-    for k in fetch_add get_latency; do
+    for k in fetch_add get_latency gap_latency; do
       [ -s "$d/$k-tandem.csv" ] || continue
       printf -- "- %s, peer / Tandem: %s\n" "$k" "$(awk -F, '!/^#/ && !/median/ { if (FNR == NR) T[$3, $1] = $4; else if (($3, $1) in T) printf "%s %s=%.2f; ", $1, $3, $4 / T[$3, $1] }' "$d/$k-tandem.csv" "$d/$k-peer.csv" 2>/dev/null)"
     done
+    [ -s "$d/gap_latency-off.csv" ] &&
+      printf -- "- gap_latency, without the progress thread / the default: %s\n" "$(awk -F, '!/^#/ && !/median/ { if (FNR == NR) T[$3, $1] = $4; else if (($3, $1) in T) printf "%s %s=%.2f; ", $1, $3, $4 / T[$3, $1] }' "$d/gap_latency-tandem.csv" "$d/gap_latency-off.csv")"
     if [ -s "$d/epochs-adaptive.csv" ] && [ -s "$d/epochs-eager.csv" ] && [ -s "$d/epochs-lazy.csv" ]; then
       echo; echo "## Epochs: adaptive / the better of eager and lazy"; echo
       awk -F, '/^#/ || /median/ { next } { v[FILENAME, $3, $1] = $4; k[$3 SUBSEP $1] = 1 }
@@ -123,11 +125,12 @@ for r in $(seq "$ROUNDS"); do
     spin=(); for ((c = 2; c < $(nproc); c++)); do (while :; do :; done) & spin+=($!); done
     for k in 1 2 3; do PERF_SOLO_POLL=0 t busy-$k 30 "$O" --nodes 2 -n 2 "$P/busy_target" -c 1000; done
     kill "${spin[@]}" 2>/dev/null; wait "${spin[@]}" 2>/dev/null
-    # Atomics and gets across nodes, 2 PEs.
-    for k in fetch_add get_latency; do
+    # Atomics and gets across nodes, 2 PEs; after a computation also without the progress thread.
+    for k in fetch_add get_latency gap_latency; do
       t $k-tandem 40 "$O" --nodes 2 -n 2 "$P/$k" -M 1M -r 3 -x 0.1
       [ -z "$peer_ok" ] || t $k-peer 40 $launch $BASE $TCP -n 2 "$PEER/$k.peer" -M 1M -r 3 -x 0.1
     done
+    TANDEM_PROGRESS_THREAD=off t gap_latency-off 40 "$O" --nodes 2 -n 2 "$P/gap_latency" -r 3 -x 0.1
   fi
 done
 per=$((NP / 4))
