@@ -48,7 +48,7 @@ AWK
 )
     done
     echo; echo "## Tandem alone (best of the repetitions)"; echo
-    for f in apps-n1 apps-n2 barrier-n1 barrier-n2 barrier-n4 putlat-n2 bfs-adaptive bfs-eager bfs-lazy busy-1 busy-2 busy-3; do
+    for f in apps-n1 apps-n1-np2 apps-n2 barrier-n1 barrier-n2 barrier-n4 putlat-n2 bfs-adaptive bfs-eager bfs-lazy busy-1 busy-2 busy-3; do
       [ -s "$d/$f.csv" ] || continue
       printf -- "- %s: %s\n" "$f" "$(awk -F, '!/^#/ && !/median/ { printf "%s %s=%.4g; ", $1, $3, $4 }' "$d/$f.csv")"
     done
@@ -56,6 +56,8 @@ AWK
       [ -s "$d/$k-tandem.csv" ] || continue
       printf -- "- %s, peer / Tandem: %s\n" "$k" "$(awk -F, '!/^#/ && !/median/ { if (FNR == NR) T[$3, $1] = $4; else if (($3, $1) in T) printf "%s %s=%.2f; ", $1, $3, $4 / T[$3, $1] }' "$d/$k-tandem.csv" "$d/$k-peer.csv" 2>/dev/null)"
     done
+    [ -s "$d/coll-per1-off.csv" ] && [ -s "$d/coll-per1-r1-tandem.csv" ] &&
+      printf -- "- collectives on %s nodes of 1, without the progress thread / the default: %s\n" "${NP:-16}" "$(awk -F, '!/^#/ && !/median/ { if (FNR == NR) T[$3, $1] = $4; else if (($3, $1) in T) printf "%s %s=%.2f; ", $1, $3, $4 / T[$3, $1] }' "$d/coll-per1-r1-tandem.csv" "$d/coll-per1-off.csv")"
     [ -s "$d/gap_latency-off.csv" ] &&
       printf -- "- gap_latency, without the progress thread / the default: %s\n" "$(awk -F, '!/^#/ && !/median/ { if (FNR == NR) T[$3, $1] = $4; else if (($3, $1) in T) printf "%s %s=%.2f; ", $1, $3, $4 / T[$3, $1] }' "$d/gap_latency-tandem.csv" "$d/gap_latency-off.csv")"
     if [ -s "$d/epochs-adaptive.csv" ] && [ -s "$d/epochs-eager.csv" ] && [ -s "$d/epochs-lazy.csv" ]; then
@@ -101,6 +103,7 @@ export PERF_SOLO_POLL=1
 # Notified access and barriers: Tandem only.
 t apps-n2 60 "$O" --nodes 2 -n "$NP" "$P/notify_apps" -r 5
 t apps-n1 60 "$O" -n "$NP" "$P/notify_apps" -r 5
+t apps-n1-np2 30 "$O" -n 2 "$P/notify_apps" -r 5
 for n in 1 2 4; do t barrier-n$n 30 "$O" --nodes $n -n "$NP" "$P/barrier" -r 5; done
 t putlat-n2 30 "$O" --nodes 2 -n 2 "$P/put_latency" -M 64 -r 3 -x 0.1
 
@@ -131,6 +134,7 @@ for r in $(seq "$ROUNDS"); do
       [ -z "$peer_ok" ] || t $k-peer 40 $launch $BASE $TCP -n 2 "$PEER/$k.peer" -M 1M -r 3 -x 0.1
     done
     TANDEM_PROGRESS_THREAD=off t gap_latency-off 40 "$O" --nodes 2 -n 2 "$P/gap_latency" -r 3 -x 0.1
+    TANDEM_PROGRESS_THREAD=off t coll-per1-off 60 "$O" --nodes "$NP" -n "$NP" "$P/collectives" $CA
   fi
 done
 per=$((NP / 4))
