@@ -2,9 +2,10 @@
 # The 16-PE figures of the network path in one go, for a machine with 16 cores: collectives
 # against Open MPI's OSHMEM (2 nodes of 8, 4 of 4, 16 of 1, one node of 16), notify_apps,
 # barriers, window epochs and bfs under each strategy, busy_target with every core busy,
-# fetch_add and get latency across nodes.  Each run writes RESULTS/<name>.csv and .err;
-# the order puts the figures that have no other source first, and a run that would end past
-# DEADLINE seconds after the start is skipped.  See perf/README.md ("16 PEs").
+# fetch_add, get_latency and gap_latency across nodes.  Each run writes RESULTS/<name>.csv
+# and .err; the order puts the figures that have no other source first, and a run that would
+# end past DEADLINE seconds after the start is skipped.  See perf/README.md ("The 16-PE
+# figures in one go").
 #
 # Usage: perf/rows16.sh RESULTS          (runs everything, then writes RESULTS/summary.md)
 #        perf/rows16.sh -s RESULTS       (only the summary, from the CSV files there)
@@ -13,6 +14,12 @@
 #   that starts them; default /usr/bin/oshrun), NP (16), ROUNDS (2), DEADLINE (480)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+
+# ratios A B: "size metric=ratio; " for every figure (best of the repetitions) of CSV file A
+# that B has too, the ratio being B's over A's.
+ratios() {
+  awk -F, '!/^#/ && !/median/ { if (FNR == NR) T[$3, $1] = $4; else if (($3, $1) in T) printf "%s %s=%.2f; ", $1, $3, $4 / T[$3, $1] }' "$1" "$2" 2>/dev/null
+}
 
 # The summary: ratios against the peer (its time / Tandem's, above 1 = Tandem faster) per
 # placement, size and routine, over the rounds; Tandem's own figures; epochs against the
@@ -54,12 +61,12 @@ AWK
     done
     for k in fetch_add get_latency gap_latency; do
       [ -s "$d/$k-tandem.csv" ] || continue
-      printf -- "- %s, peer / Tandem: %s\n" "$k" "$(awk -F, '!/^#/ && !/median/ { if (FNR == NR) T[$3, $1] = $4; else if (($3, $1) in T) printf "%s %s=%.2f; ", $1, $3, $4 / T[$3, $1] }' "$d/$k-tandem.csv" "$d/$k-peer.csv" 2>/dev/null)"
+      printf -- "- %s, peer / Tandem: %s\n" "$k" "$(ratios "$d/$k-tandem.csv" "$d/$k-peer.csv")"
     done
     [ -s "$d/coll-per1-off.csv" ] && [ -s "$d/coll-per1-r1-tandem.csv" ] &&
-      printf -- "- collectives on %s nodes of 1, without the progress thread / the default: %s\n" "${NP:-16}" "$(awk -F, '!/^#/ && !/median/ { if (FNR == NR) T[$3, $1] = $4; else if (($3, $1) in T) printf "%s %s=%.2f; ", $1, $3, $4 / T[$3, $1] }' "$d/coll-per1-r1-tandem.csv" "$d/coll-per1-off.csv")"
+      printf -- "- collectives on %s nodes of 1, without the progress thread / the default: %s\n" "${NP:-16}" "$(ratios "$d/coll-per1-r1-tandem.csv" "$d/coll-per1-off.csv")"
     [ -s "$d/gap_latency-off.csv" ] &&
-      printf -- "- gap_latency, without the progress thread / the default: %s\n" "$(awk -F, '!/^#/ && !/median/ { if (FNR == NR) T[$3, $1] = $4; else if (($3, $1) in T) printf "%s %s=%.2f; ", $1, $3, $4 / T[$3, $1] }' "$d/gap_latency-tandem.csv" "$d/gap_latency-off.csv")"
+      printf -- "- gap_latency, without the progress thread / the default: %s\n" "$(ratios "$d/gap_latency-tandem.csv" "$d/gap_latency-off.csv")"
     if [ -s "$d/epochs-adaptive.csv" ] && [ -s "$d/epochs-eager.csv" ] && [ -s "$d/epochs-lazy.csv" ]; then
       echo; echo "## Epochs: adaptive / the better of eager and lazy"; echo
       awk -F, '/^#/ || /median/ { next } { v[FILENAME, $3, $1] = $4; k[$3 SUBSEP $1] = 1 }
