@@ -292,6 +292,10 @@ void runtime_finalize(const char* call) {
             static_cast<unsigned long long>(s.deferred_bytes), static_cast<unsigned long long>(s.overlapped_bytes),
             static_cast<unsigned long long>(s.early_drains),
             static_cast<unsigned long long>(r.spans_nodes ? network_transport().coalesced_puts() : 0));
+    if (progress_thread().running())
+      fprintf(stderr, "Tandem stats: PE %d: the progress thread woke %llu times for traffic (connections watched: %zu)\n",
+              r.my_pe, static_cast<unsigned long long>(network_transport().traffic_wakes()),
+              network_transport().watched_connections());
   }
   team_sync(call, team_world);
   if (r.spans_nodes) {

@@ -72,13 +72,16 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   check(call, fi_av_open(domain_, &av_attr, &av_, nullptr), "fi_av_open");
   fi_cq_attr cq_attr{};
   cq_attr.format = FI_CQ_FORMAT_DATA;  // remote CQ data: notifications
-  cq_attr.wait_obj = settings.waitable && wait_object_rests(provider_) ? FI_WAIT_FD : FI_WAIT_NONE;
+  // A thread that sleeps until traffic arrives sleeps on the provider's sockets where it
+  // talks through them (socket_watch.h: the queue's wait object would cost every message),
+  // else on the queue's wait object.
+  watch_sockets_ = settings.waitable && talks_through_sockets(provider_);
+  cq_attr.wait_obj = settings.waitable && !watch_sockets_ ? FI_WAIT_FD : FI_WAIT_NONE;
   // Room for a completion of everything the endpoint can have in flight at once (posts
   // beyond that are refused until progress has read completions).
   cq_attr.size = info_->tx_attr->size + info_->rx_attr->size;
-  // A provider without wait objects on its queues (shm), or with one that never rests (net
-  // of libfabric 1.17), gets a queue without one: then wait_for_activity() polls with short
-  // sleeps instead.
+  // A provider without wait objects on its queues (shm) gets a queue without one: then
+  // wait_for_activity() polls with short sleeps instead.
   if (cq_attr.wait_obj != FI_WAIT_NONE && fi_cq_open(domain_, &cq_attr, &cq_, nullptr) != 0) {
     cq_ = nullptr;
     cq_attr.wait_obj = FI_WAIT_NONE;
@@ -186,6 +189,7 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
   ledger_.reset(cards.size());
   timeout_.reset(cards.size(), my_pe);
   peer_segment_.assign(cards.size() * kRegions, PeerSegment{0, 0});
+  std::vector<std::string> peer_names;  // for the socket watch
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];
     size_t at = 0;
@@ -221,6 +225,13 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
       }
     }
     if (at != card.size()) fatal(call, "PE %zu sent a malformed endpoint address", pe);
+    if (watch_sockets_ && pe != static_cast<size_t>(my_pe)) peer_names.push_back(std::move(name));
+  }
+  if (watch_sockets_) {
+    char own[512];
+    size_t length = sizeof own;
+    if (fi_getname(&ep_->fid, own, &length) == 0) watch_.start(std::string(own, length), peer_names);
+    reached_.reset(new std::atomic<bool>[cards.size()]());
   }
 }
 

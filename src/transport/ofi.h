@@ -98,6 +98,11 @@ class Transport {
   void flush_if_idle();
   // Puts carried in batches rather than as messages of their own.
   uint64_t coalesced_puts() const;
+  // TANDEM_STATS: the times a progress thread woke because traffic arrived (not for a pause
+  // or a timeout), and the connections it sleeps on where the provider talks through
+  // sockets (socket_watch.h).
+  uint64_t traffic_wakes() const;
+  size_t watched_connections() const;
   // Starts a read into `dest`, complete after quiet() (or wait_reads()).
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   // Notified access (ofi_signal.cc): `data` (a notification) travels as a write's remote CQ
@@ -180,11 +185,12 @@ class Transport {
   // PE's own queued operations leave.  It never waits for the lock: a thread holding it is
   // in the provider, progressing the endpoint already.
   void look();
-  // Drives progress, sleeping in the provider's wait object for up to `timeout_us` when
-  // nothing happens (open() with `waitable`); wake() ends the sleep early.  A provider
-  // without a wait object gets a short sleep (50 us) instead, so its caller polls.
-  // The wait object wakes for incoming data, not for a socket that could take more outgoing
-  // data.  With `busy` (a progress thread with a core of its own, which keeps pushing writes
+  // Drives progress, sleeping for up to `timeout_us` when nothing happens (open() with
+  // `waitable`) on the provider's sockets where it talks through them (socket_watch.h, and
+  // then at most 10 ms, to look for new connections), else on its wait object; wake() ends
+  // the sleep early.  A provider with neither gets a short sleep (50 us) instead, so its
+  // caller polls.  The sleep ends for incoming data, not for a socket that could take more
+  // outgoing data.  With `busy` (a progress thread with a core of its own, which keeps pushing writes
   // out with push() while its PE computes or copies) the call returns at once while busy()
   // says there is work, and a write too large to be injected, or wake_if_sleeping(), ends
   // its sleep.  While the PE drives progress itself (or holds the lock) the call only

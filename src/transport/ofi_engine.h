@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include <poll.h>
 #include <sys/types.h>
 
 #include "core/config.h"
@@ -37,6 +38,7 @@
 #include "transport/ofi_local.h"
 #include "transport/ofi_message.h"
 #include "transport/ofi_provider.h"
+#include "transport/socket_watch.h"
 #include "transport/write_ledger.h"
 
 struct fi_info;
@@ -89,6 +91,8 @@ class Engine {
   }
   void flush_if_idle();
   uint64_t coalesced_puts() const { return coalesced_.load(std::memory_order_relaxed); }
+  uint64_t traffic_wakes() const { return traffic_wakes_.load(std::memory_order_relaxed); }
+  size_t watched_connections() const { return watched_.load(std::memory_order_relaxed); }
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   void put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                   uint64_t data);
@@ -365,6 +369,19 @@ class Engine {
   // progress thread share the endpoint, and the provider is asked for FI_THREAD_DOMAIN.
   SpinLock mutex_;
   int wait_fd_ = -1;           // the CQ's wait object, for the progress thread; -1: none
+  // Where the provider talks through sockets, a progress thread sleeps on them instead
+  // (socket_watch.h).  The PEs this PE has posted to (reached_) tell it when to look for new
+  // connections: reached_count_ moves when one is reached for the first time.
+  bool watch_sockets_ = false;
+  SocketWatch watch_;
+  std::unique_ptr<std::atomic<bool>[]> reached_;
+  std::atomic<uint64_t> reached_count_{0};
+  uint64_t reached_seen_ = 0;
+  bool rescan_due_ = false;  // a sleep timed out or a connection hung up: look again
+  // What the thread sleeps on: the CQ's wait object (or -1), the wake pipe, then the sockets.
+  std::vector<pollfd> sleep_fds_;
+  std::atomic<size_t> watched_{0};          // sockets in sleep_fds_ (TANDEM_STATS)
+  std::atomic<uint64_t> traffic_wakes_{0};  // sleeps that traffic ended (TANDEM_STATS)
   Order order_ = Order::None;
   WriteLedger ledger_;  // the PEs that confirm_writes() confirms (Order All, Rma)
   int wake_pipe_[2] = {-1, -1};

@@ -138,10 +138,10 @@ void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
 }
 
 void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
-  // Sleep in poll() on the CQ's file descriptor without holding the lock, once fi_trywait
-  // says nothing is pending; then progress.  Without a wait object, sleep kPollSleepUs
-  // between progress calls: incoming operations wait at most that long, and the thread
-  // still leaves the core mostly idle.
+  // Sleep in poll() on the CQ's file descriptor (once fi_trywait says nothing is pending) or
+  // on the provider's sockets, without holding the lock; then progress.  Without either,
+  // sleep kPollSleepUs between progress calls: incoming operations wait at most that long,
+  // and the thread still leaves the core mostly idle.
   constexpr int kPollSleepUs = 50;
   // While the PE drives progress itself (it waits in the library), the thread keeps off the
   // lock and looks again after a pause that doubles, from kPollSleepUs, while the PE keeps
@@ -175,6 +175,23 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
     }
     fid* fids[1] = {&cq_->fid};
     if (fi_trywait(fabric_, fids, 1) != FI_SUCCESS) return;
+  } else if (watch_.on()) {
+    // Connections made since the last sleep: those to PEs this one reached for the first
+    // time at once, those of PEs that reached this one once a sleep of at most
+    // kWatchRescanUs has ended (the provider accepts them in its own time, see
+    // socket_watch.h).
+    constexpr int kWatchRescanUs = 10000;
+    if (timeout_us > kWatchRescanUs) timeout_us = kWatchRescanUs;
+    const uint64_t reached = reached_count_.load(std::memory_order_relaxed);
+    if (reached != reached_seen_ || rescan_due_ || sleep_fds_.empty()) {
+      reached_seen_ = reached;
+      rescan_due_ = false;
+      if (watch_.rescan() || sleep_fds_.empty()) {
+        sleep_fds_.assign({{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}});
+        for (int fd : watch_.sockets()) sleep_fds_.push_back({fd, POLLIN | POLLRDHUP, 0});
+        watched_.store(watch_.sockets().size(), std::memory_order_relaxed);
+      }
+    }
   } else if (timeout_us > kPollSleepUs) {
     timeout_us = kPollSleepUs;
   }
@@ -186,13 +203,21 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
     }
   }
   // Without a wait object the first entry is ignored (poll skips negative descriptors).
-  pollfd fds[2] = {{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}};
+  if (sleep_fds_.empty()) sleep_fds_.assign({{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}});
   const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
-  if (ppoll(fds, 2, &timeout, nullptr) > 0 && (fds[1].revents & POLLIN)) {
+  const int ready = ppoll(sleep_fds_.data(), sleep_fds_.size(), &timeout, nullptr);
+  if (ready > 0 && (sleep_fds_[1].revents & POLLIN)) {
     char drained[16];
     ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
     (void)ignored;
   }
+  if (ready == 0) rescan_due_ = true;
+  if (ready > (sleep_fds_[1].revents & POLLIN ? 1 : 0)) traffic_wakes_.fetch_add(1, std::memory_order_relaxed);
+  for (size_t i = 2; ready > 0 && i < sleep_fds_.size(); ++i)
+    if (sleep_fds_[i].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) {
+      watch_.drop(sleep_fds_[i].fd);
+      rescan_due_ = true;
+    }
   sleeping_.store(false);
   driving_pause_us_ = kPollSleepUs;
   // Woken by traffic that the PE, if it drives meanwhile, takes itself: the thread then

@@ -217,13 +217,9 @@ std::vector<std::string> ranked_names(bool any) {
 
 }  // namespace
 
-bool wait_object_rests(const std::string& name) {
-  // libfabric's xnet (net in 1.17, tcp without ofi_rxm from 1.18) resets its completion
-  // queue's wait object in fi_trywait only from 1.20 (test/fabric/provider_check
-  // wait-rests).
+bool talks_through_sockets(const std::string& name) {
   const std::string core = core_of(name);
-  const bool xnet = core == "net" || (core == "tcp" && name == core && fi_version() >= FI_VERSION(1, 18));
-  return !xnet || fi_version() >= FI_VERSION(1, 20);
+  return core == "tcp" || core == "net" || core == "sockets";
 }
 
 const char* order_name(Order order) {

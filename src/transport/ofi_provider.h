@@ -56,10 +56,10 @@ struct Choice {
 // needs a configuration of its own: they are used only when named.
 Choice choose(const std::string& name, const Rules& required);
 
-// Whether a thread may sleep on the wait object of the provider's completion queue: false
-// where the object stays signalled once the completions were read (fi_trywait does not
-// reset it), so that a sleep there returns at once, again and again.
-bool wait_object_rests(const std::string& name);
+// Whether the provider reaches its peers through kernel TCP sockets that a progress thread
+// may sleep on itself (socket_watch.h): tcp, net, sockets.
+bool talks_through_sockets(const std::string& name);
+
 
 // One row per provider that libfabric lists, in the order choose() tries them.
 struct ProviderReport {

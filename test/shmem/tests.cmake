@@ -302,6 +302,17 @@ unset(T_ENV)
 tandem_shmem_run(busy_target_default "api;internode" 2 busy_target --nodes 2)
 tandem_shmem_run(busy_target_no_progress_thread "api;internode" 2 busy_target --nodes 2)
 set_tests_properties(busy_target_no_progress_thread PROPERTIES ENVIRONMENT "TANDEM_PROGRESS_THREAD=off")
+# Meanwhile PE 1's progress thread sleeps on the provider's connections and wakes when PE 0's
+# operations arrive, not by a timer (TANDEM_STATS counts those wakes): with each provider
+# that talks through sockets.
+foreach(provider "tcp;ofi_rxm" net sockets)
+  string(REPLACE ";" "_" name "busy_target_traffic_wakes_${provider}")
+  add_test(${name} bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
+           "Tandem stats: PE 1: the progress thread woke [1-9][0-9]* times for traffic \\(connections watched: [1-9]"
+           -- "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/busy_target")
+  set_tests_properties(${name} PROPERTIES LABELS "api;internode" TIMEOUT 90
+                       ENVIRONMENT "TANDEM_STATS=1;TANDEM_OFI_PROVIDER=${provider}")
+endforeach()
 
 # Intra-node nbi transfers held back until quiet/fence (TANDEM_DEFER_THRESHOLD, 8K in every
 # other run): completion and ordering must hold when every one is held, and when none is.
