@@ -260,6 +260,10 @@ void Engine::close() {
       fd = -1;
     }
   wait_fd_ = -1;
+  sleep_fds_.clear();  // the descriptors above and the provider's sockets are gone
+  watch_ = SocketWatch();
+  reached_.reset();
+  watched_ = 0;
   ep_ = nullptr;
   info_ = nullptr;
 }

@@ -186,17 +186,16 @@ class Transport {
   // in the provider, progressing the endpoint already.
   void look();
   // Drives progress, sleeping for up to `timeout_us` when nothing happens (open() with
-  // `waitable`) on the provider's sockets where it talks through them (socket_watch.h, and
-  // then at most 10 ms, to look for new connections), else on its wait object; wake() ends
-  // the sleep early.  A provider with neither gets a short sleep (50 us) instead, so its
-  // caller polls.  The sleep ends for incoming data, not for a socket that could take more
-  // outgoing data.  With `busy` (a progress thread with a core of its own, which keeps pushing writes
-  // out with push() while its PE computes or copies) the call returns at once while busy()
-  // says there is work, and a write too large to be injected, or wake_if_sleeping(), ends
-  // its sleep.  While the PE drives progress itself (or holds the lock) the call only
-  // pauses (50 us, doubling up to 400 us while the PE keeps driving); otherwise it first
-  // writes a batch of puts no put joined since its last look, and sleeps at most 1 ms while
-  // a batch is open.
+  // `waitable`) on the provider's sockets where it talks through them (socket_watch.h, and then
+  // at most 10 ms, to look for new connections), else on its wait object; wake() ends the sleep
+  // early.  A provider with neither gets a short sleep (50 us) instead, so its caller polls.
+  // The sleep ends for incoming data, not for a socket that could take more outgoing data.  With
+  // `busy` (a progress thread with a core of its own, which keeps pushing writes out with push()
+  // while its PE computes or copies) the call returns at once while busy() says there is work,
+  // and a write too large to be injected, or wake_if_sleeping(), ends its sleep.  While the PE
+  // drives progress itself (or holds the lock) the call only pauses (50 us, doubling up to
+  // 400 us while the PE keeps driving); otherwise it first writes a batch of puts no put joined
+  // since its last look, and sleeps at most 1 ms while a batch is open.
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr);
   // Called by the progress thread when it starts: its turns of progress are not the PE's.
   static void mark_helper_thread();

@@ -378,8 +378,10 @@ class Engine {
   std::atomic<uint64_t> reached_count_{0};
   uint64_t reached_seen_ = 0;
   bool rescan_due_ = false;  // a sleep timed out or a connection hung up: look again
-  // What the thread sleeps on: the CQ's wait object (or -1), the wake pipe, then the sockets.
+  // What the thread sleeps on: the CQ's wait object (or -1), the wake pipe, then the
+  // sockets; set_sleep_fds() builds it.
   std::vector<pollfd> sleep_fds_;
+  void set_sleep_fds();
   std::atomic<size_t> watched_{0};          // sockets in sleep_fds_ (TANDEM_STATS)
   std::atomic<uint64_t> traffic_wakes_{0};  // sleeps that traffic ended (TANDEM_STATS)
   Order order_ = Order::None;

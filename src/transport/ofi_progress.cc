@@ -186,11 +186,7 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
     if (reached != reached_seen_ || rescan_due_ || sleep_fds_.empty()) {
       reached_seen_ = reached;
       rescan_due_ = false;
-      if (watch_.rescan() || sleep_fds_.empty()) {
-        sleep_fds_.assign({{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}});
-        for (int fd : watch_.sockets()) sleep_fds_.push_back({fd, POLLIN | POLLRDHUP, 0});
-        watched_.store(watch_.sockets().size(), std::memory_order_relaxed);
-      }
+      if (watch_.rescan() || sleep_fds_.empty()) set_sleep_fds();
     }
   } else if (timeout_us > kPollSleepUs) {
     timeout_us = kPollSleepUs;
@@ -202,8 +198,7 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
       return;
     }
   }
-  // Without a wait object the first entry is ignored (poll skips negative descriptors).
-  if (sleep_fds_.empty()) sleep_fds_.assign({{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}});
+  if (sleep_fds_.empty()) set_sleep_fds();
   const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
   const int ready = ppoll(sleep_fds_.data(), sleep_fds_.size(), &timeout, nullptr);
   if (ready > 0 && (sleep_fds_[1].revents & POLLIN)) {
@@ -224,6 +219,13 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
   // pauses as above instead of sleeping on the wait object again, which the PE's traffic
   // would end at once.
   if (pe_driving() || !read_cq_unless_busy()) pe_drove_ = true;
+}
+
+void Engine::set_sleep_fds() {
+  // Without a wait object the first entry is ignored (poll skips negative descriptors).
+  sleep_fds_.assign({{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}});
+  for (int fd : watch_.sockets()) sleep_fds_.push_back({fd, POLLIN | POLLRDHUP, 0});
+  watched_.store(watch_.sockets().size(), std::memory_order_relaxed);
 }
 
 void Engine::wake() {

@@ -60,7 +60,6 @@ Choice choose(const std::string& name, const Rules& required);
 // may sleep on itself (socket_watch.h): tcp, net, sockets.
 bool talks_through_sockets(const std::string& name);
 
-
 // One row per provider that libfabric lists, in the order choose() tries them.
 struct ProviderReport {
   std::string name;
