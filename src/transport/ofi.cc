@@ -76,6 +76,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   // talks through them (socket_watch.h: the queue's wait object would cost every message),
   // else on the queue's wait object.
   watch_sockets_ = settings.waitable && talks_through_sockets(provider_);
+  answers_written_ = talks_through_sockets(provider_);
   cq_attr.wait_obj = settings.waitable && !watch_sockets_ ? FI_WAIT_FD : FI_WAIT_NONE;
   // Room for a completion of everything the endpoint can have in flight at once (posts
   // beyond that are refused until progress has read completions).
@@ -108,7 +109,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
     size_[s] = sizes[s];
     if (sizes[s] > 0) mr_[s] = local_.add(call, bases[s], sizes[s], FI_REMOTE_READ | FI_REMOTE_WRITE | local);
   }
-  mr_[kPad] = local_.add(call, pad_, sizeof pad_, FI_REMOTE_WRITE | FI_WRITE);
+  mr_[kOwn] = local_.add(call, &own_, sizeof own_, FI_REMOTE_WRITE | FI_WRITE);
   if (!operand_slots_) operand_slots_.reset(new OperandSlot[kOperandSlots]);
   if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
   inbox_.assign(kInbox, Incoming{});
@@ -161,7 +162,7 @@ std::string Engine::card() const {
   std::string card(reinterpret_cast<const char*>(&length), sizeof length);
   card.append(name, length);
   for (int r = 0; r < kRegions; ++r) {
-    uint64_t base = reinterpret_cast<uint64_t>(r == kPad ? pad_ : base_[r]);
+    uint64_t base = r == kOwn ? reinterpret_cast<uint64_t>(&own_) : reinterpret_cast<uint64_t>(base_[r]);
     std::string key;
     if (mr_[r] && rules_.mr_raw) {
       size_t size = 0;
@@ -248,6 +249,7 @@ void Engine::close() {
   fi_close(&fabric_->fid);
   fi_freeinfo(info_);
   inbox_.clear();
+  answer_slots_.release_all();
   open_batch_ = nullptr;
   batch_open_ = false;
   run_pe_ = -1;
@@ -348,9 +350,9 @@ void Engine::write_message(const char* call, int pe, int segment, uint64_t offse
   if (landed && bytes == 0) {
     // shm (libfabric 1.17) never completes an empty delivery-complete write: a byte of this
     // PE's pad goes to the target's instead, at the cost of the byte.
-    segment = kPad;
-    offset = 0;
-    source = pad_;
+    segment = kOwn;
+    offset = offsetof(Own, pad);
+    source = own_.pad;
     bytes = 1;
   }
   const bool injected = !context && bytes <= inject_size_;  // the source is free at once

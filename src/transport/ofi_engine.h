@@ -33,6 +33,7 @@
 
 #include "core/config.h"
 #include "core/spin_lock.h"
+#include "transport/answer_slots.h"
 #include "transport/net_timeout.h"
 #include "transport/ofi.h"
 #include "transport/ofi_local.h"
@@ -207,11 +208,17 @@ class Engine {
                            const void* operands, size_t count);
   // Waits while kInbox requests of this PE are unanswered, then counts one more.
   void reserve_answer(const char* call);
+  // The cookie a request carries: where answers are written (answers_written_), a slot
+  // claimed for it (driving progress while none is free), else `reply`'s address or 0.
+  uint64_t answer_cookie(const char* call, Reply* reply);
+  // The answers written into this PE's slots that have landed (under mutex_): their replies
+  // filled, counted as answered.
+  void collect_answers();
   // For the completions: true when `context` is a run request's, whose send is now done.
   bool run_sent(void* context);
   // Receive buffers posted for requests and answers; also the most requests one PE has
-  // unanswered (it waits for answers beyond that).
-  static constexpr size_t kInbox = 64;
+  // unanswered (it waits for answers beyond that), and its answer slots.
+  static constexpr size_t kInbox = AnswerSlots::kSlots;
   // Drives progress until `ready()`; `pe`, when known, is the PE whose answer it waits for.
   template <typename Ready>
   void progress_until(const char* call, Ready ready, int pe = -1);
@@ -263,7 +270,8 @@ class Engine {
   void confirm_signals(const char* call, const std::vector<int>& pes);
   bool apply_signal(const fi_cq_data_entry& entry);
   bool answer_confirmation(uint64_t data);
-  // Sends a software-path answer (or a probe's answer) to `pe` (ofi_software_atomic.cc).
+  // Sends a software-path answer (or a probe's answer) to `pe` (ofi_software_atomic.cc):
+  // written into its slot where the request's cookie names one, else as a message.
   void send_answer(const Message& answer, int pe);
   // Posts a non-fetching atomic on `count` elements (libfabric's fi_datatype and fi_op),
   // counted (the caller counts it issued) with its completion for `context`,
@@ -345,14 +353,27 @@ class Engine {
   fid_ep* ep_ = nullptr;
   fid_av* av_ = nullptr;
   fid_cq* cq_ = nullptr;
-  // The regions peers reach: the segments, then the pad, a line of this PE's own that
-  // peers write a byte into where a write must be delivery-complete but has no data (shm
-  // never completes an empty one; see write_message).
-  static constexpr int kPad = kSegments, kRegions = kSegments + 1;
+  // The regions peers reach: the segments, then the engine's own (Own).
+  static constexpr int kOwn = kSegments, kRegions = kSegments + 1;
   fid_mr* mr_[kRegions] = {};
   char* base_[kSegments] = {};
   size_t size_[kSegments] = {};
-  alignas(64) char pad_[64] = {};
+  // A software atomic's answer written into the initiator's memory: `tag` (AnswerSlots)
+  // says which request it answers; the target writes both at once, `value` first.
+  struct WrittenAnswer {
+    uint64_t value;
+    uint64_t tag;
+  };
+  // What peers write into besides the segments: the pad, a line that peers write a byte into
+  // where a write must be delivery-complete but has no data (shm never completes an empty
+  // one; see write_message), and the answers to this PE's software atomics.
+  struct alignas(64) Own {
+    char pad[64];
+    WrittenAnswer answers[kInbox];
+  };
+  Own own_{};
+  AnswerSlots answer_slots_;
+  bool answers_written_ = false;  // requests ask for written answers (talks_through_sockets())
   Rules rules_;     // in force
   Rules emulated_;  // imposed by TANDEM_OFI_REQUIRE alone
   LocalMemory local_;

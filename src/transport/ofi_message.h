@@ -1,6 +1,7 @@
 // The messages of the inter-node engine's software path (ofi.h): atomics that the provider
 // cannot do, notifications where remote CQ data cannot carry them, and the network timeout's
-// probes.  One message each way: a request is answered once the target applied it.
+// probes.  A request is answered once the target applied it: by a message, or where the
+// provider talks through sockets by a write into the initiator's answer slots (answer_slots.h).
 #pragma once
 
 #include <atomic>
@@ -11,7 +12,8 @@
 
 namespace tandem::ofi {
 
-// `cookie` is the address of the initiator's reply for a fetching request, else 0.  A run
+// `cookie` names the initiator's answer slot (AnswerSlots), or on the message path is the
+// address of its reply for a fetching request, else 0.  A run
 // request (non-fetching, on `compare` elements from `offset` on) is followed on the wire by
 // its operands.
 struct Message {

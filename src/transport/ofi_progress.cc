@@ -64,6 +64,8 @@ ssize_t Engine::read_cq(fi_cq_data_entry* entries) {
     apply_request(e.op_context);
     entries[kept++] = e;
   }
+  // The provider copied what arrived, written answers among it, inside fi_cq_read.
+  if (answer_slots_.any_busy()) collect_answers();
   return n < 0 ? n : kept;
 }
 

@@ -1,12 +1,16 @@
 // The software atomic path of the inter-node engine (see Engine::native): atomics on a
 // type the provider lacks an operation for travel as request messages that the target's
-// progress applies with CPU atomics on its own memory and answers.  An atomic on an array
-// (a window accumulate) travels as run requests, each carrying the operands of many
-// elements: one message each way per run, not per element.
+// progress applies with CPU atomics on its own memory and answers (with a write into the
+// initiator's answer slots where the provider talks through sockets, answer_slots.h; else
+// with a message).  An atomic on an array (a window accumulate) travels as run requests,
+// each carrying the operands of many elements: one request and one answer per run, not per
+// element.
 #include <rdma/fabric.h>
 #include <rdma/fi_endpoint.h>
+#include <rdma/fi_rma.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #include "core/backoff.h"
@@ -87,8 +91,8 @@ void Engine::software_atomic(const char* call, int pe, int segment, uint64_t off
   request.offset = offset;
   if (operand) memcpy(&request.operand, operand, atomic_type_size(type));
   if (compare) memcpy(&request.compare, compare, atomic_type_size(type));
-  request.cookie = result ? reinterpret_cast<uint64_t>(&reply) : 0;
   reserve_answer(call);
+  request.cookie = answer_cookie(call, result ? &reply : nullptr);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   Backoff backoff = Backoff::without_progress();
   post(call, "an atomic request to", pe, backoff,
@@ -105,6 +109,28 @@ void Engine::reserve_answer(const char* call) {
            kInbox;
   });
   software_sent_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+uint64_t Engine::answer_cookie(const char* call, Reply* reply) {
+  if (!answers_written_) return reinterpret_cast<uint64_t>(reply);
+  uint64_t cookie = 0;
+  progress_until(call, [&] {
+    std::lock_guard<SpinLock> lock(mutex_);
+    return answer_slots_.claim(reply, &cookie);
+  });
+  return cookie;
+}
+
+void Engine::collect_answers() {
+  const size_t n = answer_slots_.collect(own_.answers, [](void* to, uint64_t value) {
+    if (!to) return;
+    Reply* reply = static_cast<Reply*>(to);
+    reply->value = value;
+    reply->answered.store(true, std::memory_order_release);
+  });
+  if (n == 0) return;
+  software_answered_.fetch_add(n, std::memory_order_acq_rel);
+  if (timeout_.on()) timeout_.completed();
 }
 
 void Engine::software_atomic_run(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
@@ -139,6 +165,7 @@ void Engine::software_atomic_run(const char* call, int pe, int segment, uint64_t
     run->head.compare = n;
     memcpy(run->operands, bytes + done * size, n * size);
     reserve_answer(call);
+    run->head.cookie = answer_cookie(call, nullptr);
     LocalMemory::Hold hold;
     const size_t bytes = kMessageBytes + n * size;
     const LocalMemory::Buffer buffer = stage(call, &run->head, bytes, false, &hold);  // the engine's own
@@ -236,6 +263,15 @@ bool Engine::deliver(Incoming* slot) {
 void Engine::send_answer(const Message& answer, int pe) {
   Backoff backoff = Backoff::without_progress();
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  if (answer.kind == Message::Answer && AnswerSlots::names_slot(answer.cookie)) {
+    const size_t slot = AnswerSlots::slot_of(answer.cookie);
+    const WrittenAnswer written{answer.operand, AnswerSlots::tag_of(answer.cookie)};
+    const uint64_t at = remote_address(pe, kOwn, offsetof(Own, answers) + slot * sizeof(WrittenAnswer));
+    const uint64_t key = remote_key(pe, kOwn);
+    post("progress", "an answer to", pe, backoff,
+         [&] { return fi_inject_write(ep_, &written, sizeof written, peer, at, key); });
+    return;
+  }
   post("progress", "an answer to", pe, backoff, [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
 }
 

@@ -1,0 +1,76 @@
+// The slots through which the answers to a PE's software atomics come back as writes into
+// its own memory (ofi_engine.h, Own) instead of as messages.  With libfabric 1.17's tcp
+// provider every message received costs its receiver a signal of the provider's wait set (a
+// 1-byte write, a poll and a read: about 1.1 us on these machines); a write it receives
+// costs nothing beyond its bytes.
+//
+// A request that claims slot i carries a cookie naming i and a generation g (1..255, the
+// slot's next); the target writes the answer's value and then the tag of g, the byte g in
+// all 8 bytes, into the initiator's slot i in one write.  The slot still holds the tag of
+// its previous generation, written in full (a slot is freed only once its tag arrived), so
+// a tag that the provider has written only in part mixes two generations' bytes and matches
+// none: a slot reads as answered only when the whole write has landed, `value` first.  That
+// rests on the bytes landing in the order of the write, which providers that talk through
+// kernel sockets do (they copy the stream into memory); and the engine reads the slots under
+// the lock its calls into the provider take, so no copy is under way meanwhile.
+//
+// Not thread-safe: the engine calls everything under its lock.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tandem::ofi {
+
+class AnswerSlots {
+ public:
+  static constexpr size_t kSlots = 64;
+
+  // Claims a free slot for a request whose answer goes to `reply` (null: the answer is only
+  // counted), setting `*cookie`, what the request carries; false when every slot is taken.
+  bool claim(void* reply, uint64_t* cookie) {
+    if (busy_ == ~uint64_t{0}) return false;
+    const size_t i = static_cast<size_t>(__builtin_ctzll(~busy_));
+    busy_ |= uint64_t{1} << i;
+    generation_[i] = static_cast<uint8_t>(generation_[i] % 255 + 1);
+    reply_[i] = reply;
+    *cookie = kNamesSlot | uint64_t{generation_[i]} << 8 | i;
+    return true;
+  }
+
+  // Whether a request's cookie names a slot (else it is the message path's: 0 or the
+  // address of the initiator's reply, never with the top bit set).
+  static bool names_slot(uint64_t cookie) { return (cookie & kNamesSlot) != 0; }
+  // The slot that `cookie` names, and the tag its answer carries.
+  static size_t slot_of(uint64_t cookie) { return static_cast<size_t>(cookie & 0xff) % kSlots; }
+  static uint64_t tag_of(uint64_t cookie) { return tag((cookie >> 8) & 0xff); }
+
+  // For each busy slot whose answer has landed in `answers` (kSlots of them, with fields
+  // `value` and `tag`): frees it and calls done(reply, value).  Returns how many.
+  template <typename Answer, typename Done>
+  size_t collect(const Answer* answers, Done done) {
+    size_t n = 0;
+    for (uint64_t left = busy_; left; left &= left - 1) {
+      const size_t i = static_cast<size_t>(__builtin_ctzll(left));
+      if (__atomic_load_n(&answers[i].tag, __ATOMIC_ACQUIRE) != tag(generation_[i])) continue;
+      done(reply_[i], __atomic_load_n(&answers[i].value, __ATOMIC_RELAXED));
+      busy_ &= ~(uint64_t{1} << i);
+      ++n;
+    }
+    return n;
+  }
+
+  bool any_busy() const { return busy_ != 0; }
+  // Forgets every claim (the engine closes); the generations go on, as the slots' memory
+  // keeps the last tags written.
+  void release_all() { busy_ = 0; }
+
+ private:
+  static constexpr uint64_t kNamesSlot = uint64_t{1} << 63;
+  static uint64_t tag(uint64_t generation) { return generation * 0x0101010101010101ull; }
+  uint64_t busy_ = 0;
+  uint8_t generation_[kSlots] = {};
+  void* reply_[kSlots] = {};
+};
+
+}  // namespace tandem::ofi
