@@ -41,6 +41,9 @@ class AnswerSlots {
   // Whether a request's cookie names a slot (else it is the message path's: 0 or the
   // address of the initiator's reply, never with the top bit set).
   static bool names_slot(uint64_t cookie) { return (cookie & kNamesSlot) != 0; }
+  // A cookie in 16 bits (0: none), for a request that travels in remote CQ data, and back.
+  static uint64_t compact(uint64_t cookie) { return names_slot(cookie) ? cookie & 0xffff : 0; }
+  static uint64_t expand(uint64_t compact) { return compact ? kNamesSlot | (compact & 0xffff) : 0; }
   // The slot that `cookie` names, and the tag its answer carries.
   static size_t slot_of(uint64_t cookie) { return static_cast<size_t>(cookie & 0xff) % kSlots; }
   static uint64_t tag_of(uint64_t cookie) { return tag((cookie >> 8) & 0xff); }

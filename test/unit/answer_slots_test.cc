@@ -61,6 +61,21 @@ TEST(AnswerSlots, MessagePathCookiesNameNoSlot) {
   int reply = 0;
   EXPECT_FALSE(AnswerSlots::names_slot(0));
   EXPECT_FALSE(AnswerSlots::names_slot(reinterpret_cast<uint64_t>(&reply)));
+  EXPECT_EQ(AnswerSlots::compact(0), 0u);
+  EXPECT_EQ(AnswerSlots::expand(0), 0u);
+}
+
+TEST(AnswerSlots, CompactCookiesComeBackWhole) {
+  // A confirmation carries its cookie in 16 bits of remote CQ data.
+  AnswerSlots slots;
+  for (size_t i = 0; i < AnswerSlots::kSlots; ++i) {
+    uint64_t cookie = 0;
+    ASSERT_TRUE(slots.claim(nullptr, &cookie));
+    const uint64_t small = AnswerSlots::compact(cookie);
+    EXPECT_NE(small, 0u);
+    EXPECT_LT(small, uint64_t{1} << 16);
+    EXPECT_EQ(AnswerSlots::expand(small), cookie);
+  }
 }
 
 TEST(AnswerSlots, AnAnswerFillsItsReplyOnceAndFreesItsSlot) {
