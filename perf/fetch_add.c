@@ -15,13 +15,18 @@
  *                          addition finds the flag's line in the other core's cache, so this is
  *                          a fetch-and-add's latency when its data has to travel
  *  fetch_add_first_us      the program's first fetch-and-add (one sample): a network may set
- *                          up buffers on a PE's first atomic, which a job pays once */
+ *                          up buffers on a PE's first atomic, which a job pays once
+ *  add_stream_us           PE 0 streams non-fetching shmem_longlong_atomic_add to the counter,
+ *                          then one shmem_quiet; the time per add (PE 1 as for
+ *                          fetch_add_latency_us): the rate of a histogram or a count of
+ *                          arrivals, where nothing waits for each answer */
 #include "perf_shmem.h"
 
 static volatile long long sink_out;  /* keeps the fetched values alive */
 
-enum { ALONE, WATCHED, CONTENDED };
-static const char* const names[] = {"fetch_add_latency_us", "fetch_add_watched_us", "fetch_add_contended_us"};
+enum { ALONE, WATCHED, CONTENDED, STREAM };
+static const char* const names[] = {"fetch_add_latency_us", "fetch_add_watched_us", "fetch_add_contended_us",
+                                    "add_stream_us"};
 
 int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
@@ -40,7 +45,7 @@ int main(int argc, char** argv) {
     perf_emit(8, 1, "fetch_add_first_us", t, 1, 1);
   }
 
-  for (int mode = ALONE; mode <= CONTENDED; ++mode) {
+  for (int mode = ALONE; mode <= STREAM; ++mode) {
     const int adders = mode == CONTENDED ? 2 : 1;
     for (int r = -1; r < o.reps; ++r) { /* r = -1: warm-up */
       shmem_barrier_all();
@@ -48,12 +53,16 @@ int main(int argc, char** argv) {
       const long long expect = before + adders * (long long)n;
       shmem_barrier_all();
       const double t0 = perf_now_us();
-      if (me == 0 || (me == 1 && mode == CONTENDED))
+      if (me == 0 && mode == STREAM) {
+        for (long i = 0; i < n; ++i) shmem_longlong_atomic_add(counter, 1, 1);
+        shmem_quiet();
+      } else if (me == 0 || (me == 1 && mode == CONTENDED)) {
         for (long i = 0; i < n; ++i) sink += shmem_longlong_atomic_fetch_add(counter, 1, 1);
-      else if (me == 1 && mode == WATCHED)
+      } else if (me == 1 && mode == WATCHED) {
         shmem_longlong_wait_until(counter, SHMEM_CMP_GE, expect);
+      }
       const double elapsed = perf_now_us() - t0;
-      if (mode == ALONE) perf_solo_done(me);
+      if (mode == ALONE || mode == STREAM) perf_solo_done(me);
       shmem_barrier_all();
       if (me == 0) {
         const long long after = shmem_longlong_atomic_fetch(counter, 1);
