@@ -26,6 +26,12 @@ class AnswerSlots {
  public:
   static constexpr size_t kSlots = 64;
 
+  // An answer as the target writes it into the initiator's slot, in one write.
+  struct Written {
+    uint64_t value;
+    uint64_t tag;  // tag_of() the request's cookie
+  };
+
   // Claims a free slot for a request whose answer goes to `reply` (null: the answer is only
   // counted), setting `*cookie`, what the request carries; false when every slot is taken.
   bool claim(void* reply, uint64_t* cookie) {
@@ -48,10 +54,10 @@ class AnswerSlots {
   static size_t slot_of(uint64_t cookie) { return static_cast<size_t>(cookie & 0xff) % kSlots; }
   static uint64_t tag_of(uint64_t cookie) { return tag((cookie >> 8) & 0xff); }
 
-  // For each busy slot whose answer has landed in `answers` (kSlots of them, with fields
-  // `value` and `tag`): frees it and calls done(reply, value).  Returns how many.
-  template <typename Answer, typename Done>
-  size_t collect(const Answer* answers, Done done) {
+  // For each busy slot whose answer has landed in `answers` (kSlots of them): frees it and
+  // calls done(reply, value).  Returns how many.
+  template <typename Done>
+  size_t collect(const Written* answers, Done done) {
     size_t n = 0;
     for (uint64_t left = busy_; left; left &= left - 1) {
       const size_t i = static_cast<size_t>(__builtin_ctzll(left));

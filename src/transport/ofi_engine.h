@@ -206,11 +206,10 @@ class Engine {
   // `count` elements' worth: runs of up to kRunBytes, a single element alone.
   void software_atomic_run(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
                            const void* operands, size_t count);
-  // Waits while kInbox requests of this PE are unanswered, then counts one more.
-  void reserve_answer(const char* call);
-  // The cookie a request carries: where answers are written (answers_written_), a slot
+  // Waits while kInbox requests of this PE are unanswered, then counts one more and returns
+  // the cookie the request carries: where answers are written (answers_written_), a slot
   // claimed for it (driving progress while none is free), else `reply`'s address or 0.
-  uint64_t answer_cookie(const char* call, Reply* reply);
+  uint64_t reserve_answer(const char* call, Reply* reply = nullptr);
   // The answers written into this PE's slots that have landed (under mutex_): their replies
   // filled, counted as answered.
   void collect_answers();
@@ -358,18 +357,12 @@ class Engine {
   fid_mr* mr_[kRegions] = {};
   char* base_[kSegments] = {};
   size_t size_[kSegments] = {};
-  // A software atomic's answer written into the initiator's memory: `tag` (AnswerSlots)
-  // says which request it answers; the target writes both at once, `value` first.
-  struct WrittenAnswer {
-    uint64_t value;
-    uint64_t tag;
-  };
   // What peers write into besides the segments: the pad, a line that peers write a byte into
   // where a write must be delivery-complete but has no data (shm never completes an empty
   // one; see write_message), and the answers to this PE's software atomics.
   struct alignas(64) Own {
     char pad[64];
-    WrittenAnswer answers[kInbox];
+    AnswerSlots::Written answers[kInbox];
   };
   Own own_{};
   AnswerSlots answer_slots_;

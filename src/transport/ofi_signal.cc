@@ -38,8 +38,9 @@ namespace {
 // The remote CQ data of signals and confirmations: bits 63-62 are 01 (the collectives' stamps
 // set bit 63; notifications carry a PE below 2^30 in bits 61-32 and a tag below).  Bit 61
 // marks a confirmation, which carries the asking PE in bits 31-0 and its answer slot's
-// cookie in bits 47-32 (AnswerSlots::compact; 0 where answers are messages).  A signal: bit 60 add,
-// bit 59 the segment, bits 58-32 the signal's offset in 8-byte words, bits 31-0 the value.
+// cookie in bits 47-32 (AnswerSlots::compact; 0 where answers are messages).  A signal: bit
+// 60 add, bit 59 the segment, bits 58-32 the signal's offset in 8-byte words, bits 31-0 the
+// value.
 constexpr uint64_t kSignalClass = uint64_t{1} << 62, kConfirmation = uint64_t{1} << 61;
 constexpr uint64_t kAdd = uint64_t{1} << 60, kSegmentBit = uint64_t{1} << 59;
 constexpr int kWordBits = 27, kValueBits = 32;
@@ -80,8 +81,8 @@ bool Engine::answer_confirmation(uint64_t data) {
 
 void Engine::confirm_signals(const char* call, const std::vector<int>& pes) {
   for (int pe : pes) {
-    reserve_answer(call);  // counted among the software path's answers: quiet waits for it
-    const uint64_t cookie = AnswerSlots::compact(answer_cookie(call, nullptr));
+    // Counted among the software path's answers: quiet waits for it.
+    const uint64_t cookie = AnswerSlots::compact(reserve_answer(call));
     const uint64_t data = kSignalClass | kConfirmation | cookie << kValueBits | static_cast<uint32_t>(my_pe_);
     write_message(call, pe, 0, 0, nullptr, 0, nullptr, &data, Completion::Local);
   }

@@ -91,8 +91,7 @@ void Engine::software_atomic(const char* call, int pe, int segment, uint64_t off
   request.offset = offset;
   if (operand) memcpy(&request.operand, operand, atomic_type_size(type));
   if (compare) memcpy(&request.compare, compare, atomic_type_size(type));
-  reserve_answer(call);
-  request.cookie = answer_cookie(call, result ? &reply : nullptr);
+  request.cookie = reserve_answer(call, result ? &reply : nullptr);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   Backoff backoff = Backoff::without_progress();
   post(call, "an atomic request to", pe, backoff,
@@ -102,16 +101,13 @@ void Engine::software_atomic(const char* call, int pe, int segment, uint64_t off
   memcpy(result, &reply.value, atomic_type_size(type));
 }
 
-void Engine::reserve_answer(const char* call) {
-  // Bounded: the answers need this PE's receive buffers.
+uint64_t Engine::reserve_answer(const char* call, Reply* reply) {
+  // Bounded: the answers need this PE's receive buffers, or its answer slots.
   progress_until(call, [&] {
     return software_sent_.load(std::memory_order_acquire) - software_answered_.load(std::memory_order_acquire) <
            kInbox;
   });
   software_sent_.fetch_add(1, std::memory_order_acq_rel);
-}
-
-uint64_t Engine::answer_cookie(const char* call, Reply* reply) {
   if (!answers_written_) return reinterpret_cast<uint64_t>(reply);
   uint64_t cookie = 0;
   progress_until(call, [&] {
@@ -164,8 +160,7 @@ void Engine::software_atomic_run(const char* call, int pe, int segment, uint64_t
     run->head.offset = offset + done * size;
     run->head.compare = n;
     memcpy(run->operands, bytes + done * size, n * size);
-    reserve_answer(call);
-    run->head.cookie = answer_cookie(call, nullptr);
+    run->head.cookie = reserve_answer(call);
     LocalMemory::Hold hold;
     const size_t bytes = kMessageBytes + n * size;
     const LocalMemory::Buffer buffer = stage(call, &run->head, bytes, false, &hold);  // the engine's own
@@ -265,8 +260,8 @@ void Engine::send_answer(const Message& answer, int pe) {
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   if (answer.kind == Message::Answer && AnswerSlots::names_slot(answer.cookie)) {
     const size_t slot = AnswerSlots::slot_of(answer.cookie);
-    const WrittenAnswer written{answer.operand, AnswerSlots::tag_of(answer.cookie)};
-    const uint64_t at = remote_address(pe, kOwn, offsetof(Own, answers) + slot * sizeof(WrittenAnswer));
+    const AnswerSlots::Written written{answer.operand, AnswerSlots::tag_of(answer.cookie)};
+    const uint64_t at = remote_address(pe, kOwn, offsetof(Own, answers) + slot * sizeof written);
     const uint64_t key = remote_key(pe, kOwn);
     post("progress", "an answer to", pe, backoff,
          [&] { return fi_inject_write(ep_, &written, sizeof written, peer, at, key); });

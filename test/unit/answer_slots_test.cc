@@ -11,11 +11,8 @@ using tandem::ofi::AnswerSlots;
 
 namespace {
 
-// The initiator's memory that targets write answers into, as the engine lays it out.
-struct Answer {
-  uint64_t value;
-  uint64_t tag;
-};
+// The initiator's memory that targets write answers into.
+using Answer = AnswerSlots::Written;
 
 // What a target does with a request's cookie: the value, then the tag, into the named slot.
 void answer(Answer* memory, uint64_t cookie, uint64_t value) {
