@@ -194,6 +194,7 @@ void runtime_init(const char* call, int requested_threads) {
     settings.atomics = r.config.atomics;
     settings.coalesce = r.config.aggregate;
     settings.notify_messages = r.config.notify_messages;
+    settings.n_pes = r.n_pes;
     network->open(call, settings, bases, sizes);
     network->set_timeout(r.config.net_timeout);
     network->on_notification([](uint64_t data) {
@@ -296,6 +297,10 @@ void runtime_finalize(const char* call) {
       fprintf(stderr, "Tandem stats: PE %d: the progress thread woke %llu times for traffic (connections watched: %zu)\n",
               r.my_pe, static_cast<unsigned long long>(network_transport().traffic_wakes()),
               network_transport().watched_connections());
+    if (r.spans_nodes)
+      fprintf(stderr, "Tandem stats: PE %d: %llu software atomic requests served, %llu of them written into its rings\n",
+              r.my_pe, static_cast<unsigned long long>(network_transport().requests_served()),
+              static_cast<unsigned long long>(network_transport().requests_from_rings()));
   }
   team_sync(call, team_world);
   if (r.spans_nodes) {

@@ -55,14 +55,14 @@ class AnswerSlots {
   static uint64_t tag_of(uint64_t cookie) { return tag((cookie >> 8) & 0xff); }
 
   // For each busy slot whose answer has landed in `answers` (kSlots of them): frees it and
-  // calls done(reply, value).  Returns how many.
+  // calls done(slot, reply, value).  Returns how many.
   template <typename Done>
   size_t collect(const Written* answers, Done done) {
     size_t n = 0;
     for (uint64_t left = busy_; left; left &= left - 1) {
       const size_t i = static_cast<size_t>(__builtin_ctzll(left));
       if (__atomic_load_n(&answers[i].tag, __ATOMIC_ACQUIRE) != tag(generation_[i])) continue;
-      done(reply_[i], __atomic_load_n(&answers[i].value, __ATOMIC_RELAXED));
+      done(i, reply_[i], __atomic_load_n(&answers[i].value, __ATOMIC_RELAXED));
       busy_ &= ~(uint64_t{1} << i);
       ++n;
     }

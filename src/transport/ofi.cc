@@ -110,6 +110,14 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
     if (sizes[s] > 0) mr_[s] = local_.add(call, bases[s], sizes[s], FI_REMOTE_READ | FI_REMOTE_WRITE | local);
   }
   mr_[kOwn] = local_.add(call, &own_, sizeof own_, FI_REMOTE_WRITE | FI_WRITE);
+  // Requests come as writes into rings where answers go back as writes and an entry fits in
+  // an inject.
+  rings_on_ = answers_written_ && settings.n_pes > 0 && inject_size_ >= sizeof(RequestRings::Entry);
+  if (rings_on_) {
+    const size_t entries = static_cast<size_t>(settings.n_pes) * RequestRings::kEntries;
+    ring_memory_.reset(new RequestRings::Entry[entries]());
+    mr_[kRings] = local_.add(call, ring_memory_.get(), entries * sizeof(RequestRings::Entry), FI_REMOTE_WRITE);
+  }
   if (!operand_slots_) operand_slots_.reset(new OperandSlot[kOperandSlots]);
   if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
   inbox_.assign(kInbox, Incoming{});
@@ -153,7 +161,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   for (Incoming& slot : inbox_) post_receive(&slot);
 }
 
-// A PE's card: its endpoint address, then per region (segments, pad) the base address and
+// A PE's card: its endpoint address, then per region (segments, own, rings) the base address and
 // the key: 8 bytes, or with FI_MR_RAW the byte string that peers map.
 std::string Engine::card() const {
   char name[512];
@@ -162,7 +170,9 @@ std::string Engine::card() const {
   std::string card(reinterpret_cast<const char*>(&length), sizeof length);
   card.append(name, length);
   for (int r = 0; r < kRegions; ++r) {
-    uint64_t base = r == kOwn ? reinterpret_cast<uint64_t>(&own_) : reinterpret_cast<uint64_t>(base_[r]);
+    uint64_t base = r == kOwn     ? reinterpret_cast<uint64_t>(&own_)
+                    : r == kRings ? reinterpret_cast<uint64_t>(ring_memory_.get())
+                                  : reinterpret_cast<uint64_t>(base_[r]);
     std::string key;
     if (mr_[r] && rules_.mr_raw) {
       size_t size = 0;
@@ -190,6 +200,7 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
   ledger_.reset(cards.size());
   timeout_.reset(cards.size(), my_pe);
   peer_segment_.assign(cards.size() * kRegions, PeerSegment{0, 0});
+  rings_.reset(rings_on_ ? cards.size() : 0);
   std::vector<std::string> peer_names;  // for the socket watch
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];
@@ -250,6 +261,9 @@ void Engine::close() {
   fi_freeinfo(info_);
   inbox_.clear();
   answer_slots_.release_all();
+  rings_on_ = false;
+  rings_.reset(0);
+  ring_memory_.reset();
   open_batch_ = nullptr;
   batch_open_ = false;
   run_pe_ = -1;

@@ -38,6 +38,7 @@ class Transport {
     Config::Atomics atomics = Config::Atomics::Auto;
     bool coalesce = false;          // nbi puts may be coalesced (see put())
     bool notify_messages = false;   // notifications travel as messages, never as remote CQ data
+    int n_pes = 0;                  // PEs in the job: the request rings' size (request_rings.h)
   };
   // Opens an endpoint on the provider chosen (ofi_provider.h) and registers the segments.
   // Ends the PE on failure.
@@ -103,6 +104,10 @@ class Transport {
   // sockets (socket_watch.h).
   uint64_t traffic_wakes() const;
   size_t watched_connections() const;
+  // TANDEM_STATS: the software atomic requests this PE served, and those of them that came
+  // written into its request rings rather than as messages (request_rings.h).
+  uint64_t requests_served() const;
+  uint64_t requests_from_rings() const;
   // Starts a read into `dest`, complete after quiet() (or wait_reads()).
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   // Notified access (ofi_signal.cc): `data` (a notification) travels as a write's remote CQ

@@ -15,8 +15,8 @@
 // and the writes that a notification message must follow are delivery-complete, and the
 // first atomic or message after a fence confirms as quiet does (see Order).
 // Atomics on a type the provider lacks an operation for (or on every type, when asked) take
-// a software path instead: a request message that the target's progress serves with a CPU
-// atomic and answers; see atomic().
+// a software path instead: a request (a message, or a write into a ring) that the target's
+// progress serves with a CPU atomic and answers; see atomic().
 #pragma once
 
 #include <algorithm>
@@ -39,6 +39,7 @@
 #include "transport/ofi_local.h"
 #include "transport/ofi_message.h"
 #include "transport/ofi_provider.h"
+#include "transport/request_rings.h"
 #include "transport/socket_watch.h"
 #include "transport/write_ledger.h"
 
@@ -94,6 +95,8 @@ class Engine {
   uint64_t coalesced_puts() const { return coalesced_.load(std::memory_order_relaxed); }
   uint64_t traffic_wakes() const { return traffic_wakes_.load(std::memory_order_relaxed); }
   size_t watched_connections() const { return watched_.load(std::memory_order_relaxed); }
+  uint64_t requests_served() const { return requests_served_.load(std::memory_order_relaxed); }
+  uint64_t requests_from_rings() const { return requests_from_rings_.load(std::memory_order_relaxed); }
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   void put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                   uint64_t data);
@@ -146,9 +149,22 @@ class Engine {
   // (apply_request()); returns the entries left.  Both are applied here, in the order they
   // arrived: the threads that read the CQ serve what they read after releasing the lock,
   // and two of them could otherwise apply one PE's updates out of its order.
-  ssize_t read_cq(fi_cq_data_entry* entries);
-  // Serves what one read of the CQ returned (`n` entries, or a negative error).
-  void handle_completions(fi_cq_data_entry* entries, ssize_t n);
+  // Requests served from the rings (request_rings.h) under the lock, whose answers go out
+  // after it: at most a ring's worth per initiator, per request message read (which serves
+  // its ring first) and for the scan after them.
+  struct Served {
+    int origin;
+    uint16_t cookie;  // AnswerSlots::compact()
+    uint64_t value;   // the old value
+  };
+  struct ServedRequests {
+    size_t n = 0;
+    Served at[(kCqBatch + 1) * RequestRings::kEntries];
+  };
+  ssize_t read_cq(fi_cq_data_entry* entries, ServedRequests* served);
+  // Serves what one read of the CQ returned (`n` entries, or a negative error) and sends
+  // the answers of the requests it served from the rings.
+  void handle_completions(fi_cq_data_entry* entries, ssize_t n, const ServedRequests& served);
   // Drives progress until `done` has caught up with `issued`.
   void wait_count(const char* call, const std::atomic<uint64_t>& issued, const std::atomic<uint64_t>& done);
   // The contexts of counted writes and reads that have no context of their own: their
@@ -223,8 +239,20 @@ class Engine {
   void progress_until(const char* call, Ready ready, int pe = -1);
   void post_receive(Incoming* slot);
   // Applies the atomic of a request or run request that `context`, a receive buffer, holds
-  // (read_cq()); it leaves the answer to deliver().
-  void apply_request(void* context);
+  // (read_cq()), after the requests its initiator wrote into its ring before it (into
+  // `served`); it leaves the answer to deliver().
+  void apply_request(void* context, ServedRequests* served);
+  // Where this PE and `pe` exchange requests through rings (request_rings.h).
+  bool rings_with(int pe) const {
+    return rings_on_ && peer_segment_[static_cast<size_t>(pe) * kRegions + kRings].base != 0;
+  }
+  // Writes `request` into this PE's ring at `pe`, waiting for room (true); false where it
+  // must travel as a message instead (rings_with() false, or the first request to `pe`).
+  bool write_request(const char* call, int pe, const Message& request);
+  // The cookie a request message to `pe` carries (request_rings.h: with_sent()).
+  uint64_t message_cookie(int pe, uint64_t cookie);
+  // Applies the request of a ring entry, from `origin`, into `served` (under the lock).
+  void serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);
   void wait_software(const char* call);
@@ -352,8 +380,8 @@ class Engine {
   fid_ep* ep_ = nullptr;
   fid_av* av_ = nullptr;
   fid_cq* cq_ = nullptr;
-  // The regions peers reach: the segments, then the engine's own (Own).
-  static constexpr int kOwn = kSegments, kRegions = kSegments + 1;
+  // The regions peers reach: the segments, the engine's own (Own), the request rings.
+  static constexpr int kOwn = kSegments, kRings = kSegments + 1, kRegions = kSegments + 2;
   fid_mr* mr_[kRegions] = {};
   char* base_[kSegments] = {};
   size_t size_[kSegments] = {};
@@ -367,6 +395,15 @@ class Engine {
   Own own_{};
   AnswerSlots answer_slots_;
   bool answers_written_ = false;  // requests ask for written answers (talks_through_sockets())
+  // Requests written into rings (answers_written_, and room for an entry in an inject): this
+  // PE's rings, one per initiator; the target each answer slot's request was written to
+  // (-1: it went as a message, or asks for a confirmation).
+  bool rings_on_ = false;
+  std::unique_ptr<RequestRings::Entry[]> ring_memory_;
+  RequestRings rings_;
+  int ring_target_[kInbox] = {};
+  std::atomic<uint64_t> requests_served_{0};      // TANDEM_STATS: requests and run requests
+  std::atomic<uint64_t> requests_from_rings_{0};  // of them
   Rules rules_;     // in force
   Rules emulated_;  // imposed by TANDEM_OFI_REQUIRE alone
   LocalMemory local_;

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -54,30 +55,36 @@ void Engine::count_pe_turn(std::atomic<uint64_t>& count) {
   if (!helper_thread) count.store(count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
-ssize_t Engine::read_cq(fi_cq_data_entry* entries) {
+ssize_t Engine::read_cq(fi_cq_data_entry* entries, ServedRequests* served) {
   const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
   ssize_t kept = 0;
   for (ssize_t i = 0; i < n; ++i) {
     fi_cq_data_entry& e = entries[i];
     e.op_context = local_.complete(e.op_context, e.flags & FI_REMOTE_CQ_DATA);
     if (apply_signal(e)) continue;
-    apply_request(e.op_context);
+    apply_request(e.op_context, served);
     entries[kept++] = e;
   }
-  // The provider copied what arrived, written answers among it, inside fi_cq_read.
+  // The provider copied what arrived, written answers and requests among it, inside
+  // fi_cq_read.
   if (answer_slots_.any_busy()) collect_answers();
+  if (rings_.any_scanned()) {
+    rings_.scan(ring_memory_.get(), std::size(served->at) - served->n,
+                             [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
+  }
   return n < 0 ? n : kept;
 }
 
 void Engine::progress() {
   count_pe_turn(pe_turns_);
   fi_cq_data_entry entries[kCqBatch];
+  ServedRequests served;
   ssize_t n;
   {
     std::lock_guard<SpinLock> lock(mutex_);
-    n = read_cq(entries);
+    n = read_cq(entries, &served);
   }
-  handle_completions(entries, n);
+  handle_completions(entries, n, served);
 }
 
 void Engine::look() {
@@ -92,14 +99,22 @@ bool Engine::read_cq_unless_busy() {
   std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return false;
   fi_cq_data_entry entries[kCqBatch];
-  const ssize_t n = read_cq(entries);
+  ServedRequests served;
+  const ssize_t n = read_cq(entries, &served);
   lock.unlock();
-  handle_completions(entries, n);
+  handle_completions(entries, n, served);
   return true;
 }
 
-void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n) {
+void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const ServedRequests& served) {
   if (n == -FI_EAVAIL) report_error("progress");
+  for (size_t i = 0; i < served.n; ++i) {
+    Message answer{};
+    answer.kind = Message::Answer;
+    answer.operand = served.at[i].value;
+    answer.cookie = AnswerSlots::expand(served.at[i].cookie);
+    send_answer(answer, served.at[i].origin);
+  }
   bool own = false;  // an operation of this PE's completed (the network timeout's measure)
   // Notifications arrive as remote CQ data.  Counted writes and reads, receives (software
   // atomic requests and answers), batches' writes, put_signal_nbi's data writes and

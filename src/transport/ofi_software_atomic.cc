@@ -1,8 +1,9 @@
 // The software atomic path of the inter-node engine (see Engine::native): atomics on a
-// type the provider lacks an operation for travel as request messages that the target's
-// progress applies with CPU atomics on its own memory and answers (with a write into the
-// initiator's answer slots where the provider talks through sockets, answer_slots.h; else
-// with a message).  An atomic on an array (a window accumulate) travels as run requests,
+// type the provider lacks an operation for travel as requests that the target's progress
+// applies with CPU atomics on its own memory and answers.  Where the provider talks through
+// sockets, requests after an initiator's first to a target are written into the
+// initiator's ring at the target (request_rings.h) and answers into its answer slots
+// (answer_slots.h); otherwise both are messages.  An atomic on an array (a window accumulate) travels as run requests,
 // each carrying the operands of many elements: one request and one answer per run, not per
 // element.
 #include <rdma/fabric.h>
@@ -12,6 +13,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <iterator>
+#include <utility>
 
 #include "core/backoff.h"
 #include "core/error.h"
@@ -92,10 +95,12 @@ void Engine::software_atomic(const char* call, int pe, int segment, uint64_t off
   if (operand) memcpy(&request.operand, operand, atomic_type_size(type));
   if (compare) memcpy(&request.compare, compare, atomic_type_size(type));
   request.cookie = reserve_answer(call, result ? &reply : nullptr);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  Backoff backoff = Backoff::without_progress();
-  post(call, "an atomic request to", pe, backoff,
-       [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
+  if (!write_request(call, pe, request)) {
+    request.cookie = message_cookie(pe, request.cookie);
+    const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+    Backoff backoff = Backoff::without_progress();
+    post(call, "an atomic request to", pe, backoff, [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
+  }
   if (!result) return;
   progress_until(call, [&] { return reply.answered.load(std::memory_order_acquire); }, pe);
   memcpy(result, &reply.value, atomic_type_size(type));
@@ -112,13 +117,53 @@ uint64_t Engine::reserve_answer(const char* call, Reply* reply) {
   uint64_t cookie = 0;
   progress_until(call, [&] {
     std::lock_guard<SpinLock> lock(mutex_);
-    return answer_slots_.claim(reply, &cookie);
+    if (!answer_slots_.claim(reply, &cookie)) return false;
+    ring_target_[AnswerSlots::slot_of(cookie)] = -1;
+    return true;
   });
   return cookie;
 }
 
+bool Engine::write_request(const char* call, int pe, const Message& request) {
+  if (!rings_with(pe)) return false;
+  RequestRings::Entry entry{};
+  uint32_t n = 0;
+  bool ring = false;
+  progress_until(call, [&] {
+    std::lock_guard<SpinLock> lock(mutex_);
+    if (!rings_.announced(pe)) return true;  // the message announces this PE
+    if (!rings_.has_room(pe)) return false;
+    rings_.take(pe, &n, &entry);
+    ring_target_[AnswerSlots::slot_of(request.cookie)] = pe;
+    ring = true;
+    return true;
+  }, pe);
+  if (!ring) return false;
+  entry.offset = request.offset;
+  entry.operand = request.operand;
+  entry.compare = request.compare;
+  entry.op = static_cast<uint8_t>(request.op);
+  entry.type = static_cast<uint8_t>(request.type);
+  entry.segment = request.segment;
+  entry.cookie = static_cast<uint16_t>(AnswerSlots::compact(request.cookie));
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const uint64_t at = remote_address(
+      pe, kRings, (static_cast<uint64_t>(my_pe_) * RequestRings::kEntries + RequestRings::index_of(n)) * sizeof entry);
+  const uint64_t key = remote_key(pe, kRings);
+  Backoff backoff = Backoff::without_progress();
+  post(call, "an atomic request to", pe, backoff, [&] { return fi_inject_write(ep_, &entry, sizeof entry, peer, at, key); });
+  return true;
+}
+
+uint64_t Engine::message_cookie(int pe, uint64_t cookie) {
+  if (!rings_with(pe)) return cookie;
+  std::lock_guard<SpinLock> lock(mutex_);
+  return rings_.with_sent(pe, cookie);
+}
+
 void Engine::collect_answers() {
-  const size_t n = answer_slots_.collect(own_.answers, [](void* to, uint64_t value) {
+  const size_t n = answer_slots_.collect(own_.answers, [this](size_t slot, void* to, uint64_t value) {
+    if (ring_target_[slot] >= 0) rings_.answered(std::exchange(ring_target_[slot], -1));
     if (!to) return;
     Reply* reply = static_cast<Reply*>(to);
     reply->value = value;
@@ -160,7 +205,7 @@ void Engine::software_atomic_run(const char* call, int pe, int segment, uint64_t
     run->head.offset = offset + done * size;
     run->head.compare = n;
     memcpy(run->operands, bytes + done * size, n * size);
-    run->head.cookie = reserve_answer(call);
+    run->head.cookie = message_cookie(pe, reserve_answer(call));
     LocalMemory::Hold hold;
     const size_t bytes = kMessageBytes + n * size;
     const LocalMemory::Buffer buffer = stage(call, &run->head, bytes, false, &hold);  // the engine's own
@@ -207,10 +252,24 @@ void Engine::send_notification(const char* call, int pe, uint64_t data) {
   post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
 }
 
-void Engine::apply_request(void* context) {
+void Engine::serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served) {
+  const auto op = static_cast<AtomicOp>(entry.op);
+  const auto type = static_cast<AtomicType>(entry.type);
+  const uint64_t old = apply(op, type, base_[entry.segment] + entry.offset, entry.operand, entry.compare);
+  publish_network_update();
+  served->at[served->n++] = Served{origin, entry.cookie, old};
+  requests_served_.fetch_add(1, std::memory_order_relaxed);
+  requests_from_rings_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Engine::apply_request(void* context, ServedRequests* served) {
   Incoming* slot = entry_of(inbox_.data(), inbox_.size(), context);
   if (!slot) return;
   Message& m = slot->head;
+  if ((m.kind == Message::Request || m.kind == Message::RunRequest) && rings_with(m.origin)) {
+    rings_.serve_message(ring_memory_.get(), m.origin, m.cookie, std::size(served->at) - served->n,
+                                      [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
+  }
   if (m.kind == Message::Request) {
     m.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);  // the answer's
   } else if (m.kind == Message::RunRequest) {
@@ -224,6 +283,7 @@ void Engine::apply_request(void* context) {
     return;
   }
   publish_network_update();
+  requests_served_.fetch_add(1, std::memory_order_relaxed);
   m.kind = Message::Applied;
 }
 

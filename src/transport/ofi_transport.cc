@@ -26,6 +26,8 @@ void Transport::flush_if_idle() { engine_->flush_if_idle(); }
 uint64_t Transport::coalesced_puts() const { return engine_->coalesced_puts(); }
 uint64_t Transport::traffic_wakes() const { return engine_->traffic_wakes(); }
 size_t Transport::watched_connections() const { return engine_->watched_connections(); }
+uint64_t Transport::requests_served() const { return engine_->requests_served(); }
+uint64_t Transport::requests_from_rings() const { return engine_->requests_from_rings(); }
 void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) { engine_->get(call, pe, segment, offset, dest, bytes); }
 void Transport::put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes, uint64_t data) { engine_->put_notify(call, pe, segment, offset, source, bytes, data); }
 void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes, uint64_t data) { engine_->get_notify_nbi(call, pe, segment, offset, dest, bytes, data); }

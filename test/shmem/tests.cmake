@@ -295,6 +295,13 @@ set_tests_properties(busy_target_software PROPERTIES
                      ENVIRONMENT "TANDEM_ATOMICS=software;TANDEM_PROGRESS_THREAD=on")
 tandem_shmem_run(busy_target_software_default "api;internode" 2 busy_target --nodes 2)
 unset(T_ENV)
+# On tcp;ofi_rxm (the default) a PE's software atomic requests after its first to a target are
+# written into its ring there, not sent as messages (TANDEM_STATS counts them at the target).
+add_test(stats_request_rings_np2_nodes2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
+         "Tandem stats: PE 1: [1-9][0-9]* software atomic requests served, [1-9][0-9]* of them written into its rings"
+         -- "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/atomics")
+set_tests_properties(stats_request_rings_np2_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90
+                     ENVIRONMENT "TANDEM_STATS=1")
 
 # A target that computes for 2 s without calling the library: with a progress thread (the
 # default), PE 0's operations on it complete during that time (the program

@@ -23,8 +23,12 @@ void answer(Answer* memory, uint64_t cookie, uint64_t value) {
 
 struct Collected {
   std::vector<std::pair<void*, uint64_t>> calls;
+  std::vector<size_t> slots_named;
   size_t run(AnswerSlots& slots, const Answer* memory) {
-    return slots.collect(memory, [&](void* reply, uint64_t value) { calls.emplace_back(reply, value); });
+    return slots.collect(memory, [&](size_t slot, void* reply, uint64_t value) {
+      calls.emplace_back(reply, value);
+      slots_named.push_back(slot);
+    });
   }
 };
 
@@ -161,4 +165,18 @@ TEST(AnswerSlots, ReleaseAllForgetsClaimsButNotGenerations) {
   ASSERT_TRUE(slots.claim(nullptr, &after));
   EXPECT_EQ(AnswerSlots::slot_of(after), AnswerSlots::slot_of(before));
   EXPECT_NE(AnswerSlots::tag_of(after), AnswerSlots::tag_of(before));
+}
+
+TEST(AnswerSlots, CollectNamesTheSlotOfEachAnswer) {
+  // The engine learns from the slot which target's ring the answered request went through.
+  AnswerSlots slots;
+  Answer memory[AnswerSlots::kSlots] = {};
+  uint64_t first = 0, second = 0;
+  ASSERT_TRUE(slots.claim(nullptr, &first));
+  ASSERT_TRUE(slots.claim(nullptr, &second));
+  answer(memory, second, 2);
+  Collected c;
+  ASSERT_EQ(c.run(slots, memory), 1u);
+  EXPECT_EQ(c.slots_named, std::vector<size_t>{AnswerSlots::slot_of(second)});
+  EXPECT_NE(AnswerSlots::slot_of(first), AnswerSlots::slot_of(second));
 }
