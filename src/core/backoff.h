@@ -39,9 +39,14 @@ class Backoff {
     else if (c.yield == Config::Yield::Never) limit_ = ~0ull;
     // With more PEs than cores, a few polls, then the core goes to the PE we wait for; at
     // once when PEs span nodes, where each poll is also a look at the network (with tcp a
-    // system call, as long as 16 polls of memory).
-    else limit_ = rt().oversubscribed ? (rt().spans_nodes ? 0 : 16) : c.spin_before_yield;
+    // system call, as long as 16 polls of memory).  Otherwise TANDEM_SPIN polls of memory,
+    // or as long in looks at the network: a thread that serves the network for a peer (a
+    // progress thread without a core of its own) may wait on this core meanwhile, and the
+    // kernel does not always let it preempt a PE that polls (2000 looks at tcp took 1.3 ms).
+    else if (rt().oversubscribed) limit_ = rt().spans_nodes ? 0 : 16;
+    else limit_ = rt().spans_nodes ? c.spin_before_yield / kPollsPerLook : c.spin_before_yield;
   }
+  static constexpr unsigned long long kPollsPerLook = 32;
 
   unsigned long long polls_ = 0;
   unsigned long long limit_;
