@@ -19,14 +19,20 @@
  *  add_stream_us           PE 0 streams non-fetching shmem_longlong_atomic_add to the counter,
  *                          then one shmem_quiet; the time per add (PE 1 as for
  *                          fetch_add_latency_us): the rate of a histogram or a count of
- *                          arrivals, where nothing waits for each answer */
+ *                          arrivals, where nothing waits for each answer
+ *  add_stream_in_us        with 3 or more PEs: every PE but PE 1 streams non-fetching adds to
+ *                          PE 1's counter, then quiets; PE 1 waits until all have landed
+ *                          (shmem_longlong_wait_until on the counter); the time from the
+ *                          start to the last arrival per add, all adders together: the rate
+ *                          one target takes, many-to-one as a shared histogram sees it */
 #include "perf_shmem.h"
 
 static volatile long long sink_out;  /* keeps the fetched values alive */
+static double stream_in_us;         /* PE 1's time for STREAM_IN, put to PE 0 */
 
-enum { ALONE, WATCHED, CONTENDED, STREAM };
+enum { ALONE, WATCHED, CONTENDED, STREAM, STREAM_IN };
 static const char* const names[] = {"fetch_add_latency_us", "fetch_add_watched_us", "fetch_add_contended_us",
-                                    "add_stream_us"};
+                                    "add_stream_us", "add_stream_in_us"};
 
 int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
@@ -45,15 +51,25 @@ int main(int argc, char** argv) {
     perf_emit(8, 1, "fetch_add_first_us", t, 1, 1);
   }
 
-  for (int mode = ALONE; mode <= STREAM; ++mode) {
-    const int adders = mode == CONTENDED ? 2 : 1;
+  for (int mode = ALONE; mode <= STREAM_IN; ++mode) {
+    if (mode == STREAM_IN && shmem_n_pes() < 3) break;
+    const int adders = mode == CONTENDED ? 2 : mode == STREAM_IN ? shmem_n_pes() - 1 : 1;
     for (int r = -1; r < o.reps; ++r) { /* r = -1: warm-up */
       shmem_barrier_all();
       const long long before = shmem_longlong_atomic_fetch(counter, 1);
       const long long expect = before + adders * (long long)n;
       shmem_barrier_all();
       const double t0 = perf_now_us();
-      if (me == 0 && mode == STREAM) {
+      if (mode == STREAM_IN) {
+        if (me != 1) {
+          for (long i = 0; i < n; ++i) shmem_longlong_atomic_add(counter, 1, 1);
+          shmem_quiet();
+        } else {
+          shmem_longlong_wait_until(counter, SHMEM_CMP_GE, expect);
+          shmem_double_p(&stream_in_us, perf_now_us() - t0, 0);
+          shmem_quiet();
+        }
+      } else if (me == 0 && mode == STREAM) {
         for (long i = 0; i < n; ++i) shmem_longlong_atomic_add(counter, 1, 1);
         shmem_quiet();
       } else if (me == 0 || (me == 1 && mode == CONTENDED)) {
@@ -67,7 +83,7 @@ int main(int argc, char** argv) {
       if (me == 0) {
         const long long after = shmem_longlong_atomic_fetch(counter, 1);
         if (after != expect) fprintf(stderr, "# fetch_add: counter is %lld, expected %lld\n", after, expect);
-        if (r >= 0) t[r] = elapsed / (double)n;
+        if (r >= 0) t[r] = mode == STREAM_IN ? stream_in_us / ((double)adders * (double)n) : elapsed / (double)n;
       }
     }
     if (me == 0) perf_emit(8, n, names[mode], t, o.reps, 1);

@@ -114,9 +114,10 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   // an inject.
   rings_on_ = answers_written_ && settings.n_pes > 0 && inject_size_ >= sizeof(RequestRings::Entry);
   if (rings_on_) {
-    const size_t entries = static_cast<size_t>(settings.n_pes) * RequestRings::kEntries;
-    ring_memory_.reset(new RequestRings::Entry[entries]());
-    mr_[kRings] = local_.add(call, ring_memory_.get(), entries * sizeof(RequestRings::Entry), FI_REMOTE_WRITE);
+    ring_pes_ = static_cast<size_t>(settings.n_pes);
+    const size_t bytes = RequestRings::memory_bytes(ring_pes_);
+    ring_memory_.reset(new uint64_t[bytes / sizeof(uint64_t)]());
+    mr_[kRings] = local_.add(call, ring_memory_.get(), bytes, FI_REMOTE_WRITE);
   }
   if (!operand_slots_) operand_slots_.reset(new OperandSlot[kOperandSlots]);
   if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
@@ -264,6 +265,7 @@ void Engine::close() {
   rings_on_ = false;
   rings_.reset(0);
   ring_memory_.reset();
+  ring_pes_ = 0;
   open_batch_ = nullptr;
   batch_open_ = false;
   run_pe_ = -1;

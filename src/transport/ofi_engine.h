@@ -154,8 +154,8 @@ class Engine {
   // its ring first) and for the scan after them.
   struct Served {
     int origin;
-    uint16_t cookie;  // AnswerSlots::compact()
-    uint64_t value;   // the old value
+    uint16_t cookie;  // AnswerSlots::compact(); 0: fetches nothing
+    uint64_t value;   // the old value; where it fetches nothing, the ring's entries consumed
   };
   struct ServedRequests {
     size_t n = 0;
@@ -226,6 +226,8 @@ class Engine {
   // the cookie the request carries: where answers are written (answers_written_), a slot
   // claimed for it (driving progress while none is free), else `reply`'s address or 0.
   uint64_t reserve_answer(const char* call, Reply* reply = nullptr);
+  void count_request(const char* call);  // reserve_answer()'s first half
+  uint64_t claim_slot(const char* call, Reply* reply);  // and its second, where answers are written
   // The answers written into this PE's slots that have landed (under mutex_): their replies
   // filled, counted as answered.
   void collect_answers();
@@ -246,13 +248,17 @@ class Engine {
   bool rings_with(int pe) const {
     return rings_on_ && peer_segment_[static_cast<size_t>(pe) * kRegions + kRings].base != 0;
   }
-  // Writes `request` into this PE's ring at `pe`, waiting for room (true); false where it
-  // must travel as a message instead (rings_with() false, or the first request to `pe`).
-  bool write_request(const char* call, int pe, const Message& request);
+  // Counts `request` and writes it into this PE's ring at `pe`, waiting for room (true); a
+  // fetching one (`reply` given) claims an answer slot.  False where it must travel as a
+  // message instead (rings_with() false, or the first request to `pe`), nothing counted.
+  bool write_request(const char* call, int pe, const Message& request, Reply* reply);
+  // Writes into `pe`'s memory that this PE has consumed `count` entries of its ring here.
+  void send_ack(int pe, uint32_t count);
   // The cookie a request message to `pe` carries (request_rings.h: with_sent()).
   uint64_t message_cookie(int pe, uint64_t cookie);
-  // Applies the request of a ring entry, from `origin`, into `served` (under the lock).
-  void serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served);
+  // Applies the request of a ring entry, from `origin`, into `served` (under the lock):
+  // `count` is how many of that ring's entries are consumed with it.
+  void serve_entry(int origin, const RequestRings::Entry& entry, uint32_t count, ServedRequests* served);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);
   void wait_software(const char* call);
@@ -399,9 +405,14 @@ class Engine {
   // PE's rings, one per initiator; the target each answer slot's request was written to
   // (-1: it went as a message, or asks for a confirmation).
   bool rings_on_ = false;
-  std::unique_ptr<RequestRings::Entry[]> ring_memory_;
+  std::unique_ptr<uint64_t[]> ring_memory_;  // RequestRings::memory_bytes(ring_pes_)
+  size_t ring_pes_ = 0;
+  const RequestRings::Entry* ring_entries() const {
+    return reinterpret_cast<const RequestRings::Entry*>(ring_memory_.get());
+  }
   RequestRings rings_;
   int ring_target_[kInbox] = {};
+  uint32_t ring_number_[kInbox] = {};  // and its number in that ring
   std::atomic<uint64_t> requests_served_{0};      // TANDEM_STATS: requests and run requests
   std::atomic<uint64_t> requests_from_rings_{0};  // of them
   Rules rules_;     // in force

@@ -68,9 +68,17 @@ ssize_t Engine::read_cq(fi_cq_data_entry* entries, ServedRequests* served) {
   // The provider copied what arrived, written answers and requests among it, inside
   // fi_cq_read.
   if (answer_slots_.any_busy()) collect_answers();
+  if (rings_.awaiting_acks()) {
+    if (const size_t done = rings_.collect_acks(reinterpret_cast<const char*>(ring_memory_.get()), ring_pes_)) {
+      software_answered_.fetch_add(done, std::memory_order_acq_rel);
+      if (timeout_.on()) timeout_.completed();
+    }
+  }
   if (rings_.any_scanned()) {
-    rings_.scan(ring_memory_.get(), std::size(served->at) - served->n,
-                             [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
+    rings_.scan(ring_entries(), std::size(served->at) - served->n,
+                [&](int origin, const RequestRings::Entry& entry, uint32_t count) {
+                  serve_entry(origin, entry, count, served);
+                });
   }
   return n < 0 ? n : kept;
 }
@@ -109,11 +117,19 @@ bool Engine::read_cq_unless_busy() {
 void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const ServedRequests& served) {
   if (n == -FI_EAVAIL) report_error("progress");
   for (size_t i = 0; i < served.n; ++i) {
+    const Served& s = served.at[i];
+    if (s.cookie == 0) {
+      // One Ack per ring: the last one served.
+      bool later = false;
+      for (size_t j = i + 1; j < served.n && !later; ++j) later = served.at[j].origin == s.origin;
+      if (!later) send_ack(s.origin, static_cast<uint32_t>(s.value));
+      continue;
+    }
     Message answer{};
     answer.kind = Message::Answer;
-    answer.operand = served.at[i].value;
-    answer.cookie = AnswerSlots::expand(served.at[i].cookie);
-    send_answer(answer, served.at[i].origin);
+    answer.operand = s.value;
+    answer.cookie = AnswerSlots::expand(s.cookie);
+    send_answer(answer, s.origin);
   }
   bool own = false;  // an operation of this PE's completed (the network timeout's measure)
   // Notifications arrive as remote CQ data.  Counted writes and reads, receives (software

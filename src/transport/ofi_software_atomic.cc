@@ -94,9 +94,8 @@ void Engine::software_atomic(const char* call, int pe, int segment, uint64_t off
   request.offset = offset;
   if (operand) memcpy(&request.operand, operand, atomic_type_size(type));
   if (compare) memcpy(&request.compare, compare, atomic_type_size(type));
-  request.cookie = reserve_answer(call, result ? &reply : nullptr);
-  if (!write_request(call, pe, request)) {
-    request.cookie = message_cookie(pe, request.cookie);
+  if (!write_request(call, pe, request, result ? &reply : nullptr)) {
+    request.cookie = message_cookie(pe, reserve_answer(call, result ? &reply : nullptr));
     const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
     Backoff backoff = Backoff::without_progress();
     post(call, "an atomic request to", pe, backoff, [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
@@ -107,13 +106,21 @@ void Engine::software_atomic(const char* call, int pe, int segment, uint64_t off
 }
 
 uint64_t Engine::reserve_answer(const char* call, Reply* reply) {
+  count_request(call);
+  if (!answers_written_) return reinterpret_cast<uint64_t>(reply);
+  return claim_slot(call, reply);
+}
+
+void Engine::count_request(const char* call) {
   // Bounded: the answers need this PE's receive buffers, or its answer slots.
   progress_until(call, [&] {
     return software_sent_.load(std::memory_order_acquire) - software_answered_.load(std::memory_order_acquire) <
            kInbox;
   });
   software_sent_.fetch_add(1, std::memory_order_acq_rel);
-  if (!answers_written_) return reinterpret_cast<uint64_t>(reply);
+}
+
+uint64_t Engine::claim_slot(const char* call, Reply* reply) {
   uint64_t cookie = 0;
   progress_until(call, [&] {
     std::lock_guard<SpinLock> lock(mutex_);
@@ -124,35 +131,49 @@ uint64_t Engine::reserve_answer(const char* call, Reply* reply) {
   return cookie;
 }
 
-bool Engine::write_request(const char* call, int pe, const Message& request) {
+bool Engine::write_request(const char* call, int pe, const Message& request, Reply* reply) {
   if (!rings_with(pe)) return false;
+  {
+    std::lock_guard<SpinLock> lock(mutex_);
+    if (!rings_.announced(pe)) return false;  // the message announces this PE
+  }
+  count_request(call);
+  // A request that fetches nothing has no answer slot: the target's Ack completes it.
+  const uint64_t cookie = reply ? claim_slot(call, reply) : 0;
   RequestRings::Entry entry{};
+  entry.cookie = static_cast<uint16_t>(AnswerSlots::compact(cookie));
   uint32_t n = 0;
-  bool ring = false;
   progress_until(call, [&] {
     std::lock_guard<SpinLock> lock(mutex_);
-    if (!rings_.announced(pe)) return true;  // the message announces this PE
     if (!rings_.has_room(pe)) return false;
     rings_.take(pe, &n, &entry);
-    ring_target_[AnswerSlots::slot_of(request.cookie)] = pe;
-    ring = true;
+    if (cookie) {
+      ring_target_[AnswerSlots::slot_of(cookie)] = pe;
+      ring_number_[AnswerSlots::slot_of(cookie)] = n;
+    }
     return true;
   }, pe);
-  if (!ring) return false;
   entry.offset = request.offset;
   entry.operand = request.operand;
   entry.compare = request.compare;
   entry.op = static_cast<uint8_t>(request.op);
   entry.type = static_cast<uint8_t>(request.type);
   entry.segment = request.segment;
-  entry.cookie = static_cast<uint16_t>(AnswerSlots::compact(request.cookie));
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t at = remote_address(
-      pe, kRings, (static_cast<uint64_t>(my_pe_) * RequestRings::kEntries + RequestRings::index_of(n)) * sizeof entry);
+  const uint64_t at = remote_address(pe, kRings, RequestRings::entry_offset(my_pe_, n));
   const uint64_t key = remote_key(pe, kRings);
   Backoff backoff = Backoff::without_progress();
   post(call, "an atomic request to", pe, backoff, [&] { return fi_inject_write(ep_, &entry, sizeof entry, peer, at, key); });
   return true;
+}
+
+void Engine::send_ack(int pe, uint32_t count) {
+  const RequestRings::Ack ack = RequestRings::ack_of(count);
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const uint64_t at = remote_address(pe, kRings, RequestRings::ack_offset(ring_pes_, my_pe_));
+  const uint64_t key = remote_key(pe, kRings);
+  Backoff backoff = Backoff::without_progress();
+  post("progress", "an answer to", pe, backoff, [&] { return fi_inject_write(ep_, &ack, sizeof ack, peer, at, key); });
 }
 
 uint64_t Engine::message_cookie(int pe, uint64_t cookie) {
@@ -162,13 +183,15 @@ uint64_t Engine::message_cookie(int pe, uint64_t cookie) {
 }
 
 void Engine::collect_answers() {
-  const size_t n = answer_slots_.collect(own_.answers, [this](size_t slot, void* to, uint64_t value) {
-    if (ring_target_[slot] >= 0) rings_.answered(std::exchange(ring_target_[slot], -1));
+  size_t silent = 0;  // requests that fetch nothing, known complete with a later one's answer
+  size_t n = answer_slots_.collect(own_.answers, [&](size_t slot, void* to, uint64_t value) {
+    if (ring_target_[slot] >= 0) silent += rings_.consumed(std::exchange(ring_target_[slot], -1), ring_number_[slot] + 1);
     if (!to) return;
     Reply* reply = static_cast<Reply*>(to);
     reply->value = value;
     reply->answered.store(true, std::memory_order_release);
   });
+  n += silent;
   if (n == 0) return;
   software_answered_.fetch_add(n, std::memory_order_acq_rel);
   if (timeout_.on()) timeout_.completed();
@@ -252,12 +275,12 @@ void Engine::send_notification(const char* call, int pe, uint64_t data) {
   post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
 }
 
-void Engine::serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served) {
+void Engine::serve_entry(int origin, const RequestRings::Entry& entry, uint32_t count, ServedRequests* served) {
   const auto op = static_cast<AtomicOp>(entry.op);
   const auto type = static_cast<AtomicType>(entry.type);
   const uint64_t old = apply(op, type, base_[entry.segment] + entry.offset, entry.operand, entry.compare);
   publish_network_update();
-  served->at[served->n++] = Served{origin, entry.cookie, old};
+  served->at[served->n++] = Served{origin, entry.cookie, entry.cookie ? old : count};
   requests_served_.fetch_add(1, std::memory_order_relaxed);
   requests_from_rings_.fetch_add(1, std::memory_order_relaxed);
 }
@@ -267,8 +290,10 @@ void Engine::apply_request(void* context, ServedRequests* served) {
   if (!slot) return;
   Message& m = slot->head;
   if ((m.kind == Message::Request || m.kind == Message::RunRequest) && rings_with(m.origin)) {
-    rings_.serve_message(ring_memory_.get(), m.origin, m.cookie, std::size(served->at) - served->n,
-                                      [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
+    rings_.serve_message(ring_entries(), m.origin, m.cookie, std::size(served->at) - served->n,
+                         [&](int origin, const RequestRings::Entry& entry, uint32_t count) {
+                           serve_entry(origin, entry, count, served);
+                         });
   }
   if (m.kind == Message::Request) {
     m.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);  // the answer's

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 using tandem::ofi::RequestRings;
@@ -26,12 +27,15 @@ struct Pair {
     target.reset(kPes);
   }
   // The initiator's request with `operand`, as the engine builds it (no write yet).
-  Entry request(uint64_t operand, uint32_t* n) {
+  Entry request(uint64_t operand, uint32_t* n, uint16_t cookie = 0) {
     Entry e{};
     e.operand = operand;
+    e.cookie = cookie;
     initiator.take(kTarget, n, &e);
+    sent = *n + 1;
     return e;
   }
+  uint32_t sent = 0;
   Entry& slot(uint32_t n) { return memory[kInitiator * RequestRings::kEntries + RequestRings::index_of(n)]; }
   // The write of `e` landing, whole or its first `bytes` only.
   void land(const Entry& e, uint32_t n, size_t bytes = sizeof(Entry)) { memcpy(&slot(n), &e, bytes); }
@@ -41,7 +45,7 @@ struct Pair {
     land(e, n);
   }
   size_t scan() {
-    return target.scan(memory.data(), 1000, [&](int origin, const Entry& e) {
+    return target.scan(memory.data(), 1000, [&](int origin, const Entry& e, uint32_t) {
       EXPECT_EQ(origin, kInitiator);
       served.push_back(e.operand);
     });
@@ -50,13 +54,11 @@ struct Pair {
   size_t message(uint64_t operand) {
     const uint64_t cookie = initiator.with_sent(kTarget, 0);
     const size_t n = target.serve_message(memory.data(), kInitiator, cookie, 1000,
-                                          [&](int, const Entry& e) { served.push_back(e.operand); });
+                                          [&](int, const Entry& e, uint32_t) { served.push_back(e.operand); });
     served.push_back(operand);  // the message's own request, applied next
     return n;
   }
-  void answer_all() {
-    while (initiator.announced(kTarget) && !initiator.has_room(kTarget)) initiator.answered(kTarget);
-  }
+  void answer_all() { initiator.consumed(kTarget, sent); }
 };
 
 }  // namespace
@@ -123,7 +125,7 @@ TEST(RequestRings, ARingHoldsAtMostKEntriesUnanswered) {
     p.write(i);
   }
   EXPECT_FALSE(p.initiator.has_room(kTarget));
-  p.initiator.answered(kTarget);
+  p.initiator.consumed(kTarget, 1);
   EXPECT_TRUE(p.initiator.has_room(kTarget));
 }
 
@@ -148,7 +150,7 @@ TEST(RequestRings, AnEntryWrittenAfterAMessageWaitsForIt) {
   p.write(3);
   EXPECT_EQ(p.scan(), 1u);  // request 1 only
   EXPECT_EQ(p.served, (std::vector<uint64_t>{0, 1}));
-  p.target.serve_message(p.memory.data(), kInitiator, cookie, 1000, [&](int, const Entry& e) {
+  p.target.serve_message(p.memory.data(), kInitiator, cookie, 1000, [&](int, const Entry& e, uint32_t) {
     p.served.push_back(e.operand);
   });
   p.served.push_back(2);  // the message's request
@@ -181,4 +183,88 @@ TEST(RequestRings, TagsOfOneEntryDifferFromOneUseToTheNext) {
     EXPECT_NE(RequestRings::tag_of(now), RequestRings::tag_of(before)) << n;
     EXPECT_NE(RequestRings::tag_of(now), 0u);  // ring memory starts zeroed
   }
+}
+
+namespace {
+
+// The initiator's ring memory, where targets write their Acks.
+struct InitiatorMemory {
+  std::vector<uint64_t> words = std::vector<uint64_t>(RequestRings::memory_bytes(kPes) / sizeof(uint64_t));
+  char* bytes() { return reinterpret_cast<char*>(words.data()); }
+  void ack(uint32_t count, size_t bytes_landed = sizeof(RequestRings::Ack)) {
+    const RequestRings::Ack a = RequestRings::ack_of(count);
+    memcpy(bytes() + RequestRings::ack_offset(kPes, kTarget), &a, bytes_landed);
+  }
+};
+
+}  // namespace
+
+TEST(RequestRings, TheTargetSaysHowManyEntriesEachServeConsumed) {
+  Pair p;
+  p.message(0);
+  p.write(1);
+  p.write(2);
+  std::vector<uint32_t> counts;
+  p.target.scan(p.memory.data(), 1000, [&](int, const Entry&, uint32_t count) { counts.push_back(count); });
+  EXPECT_EQ(counts, (std::vector<uint32_t>{1, 2}));
+}
+
+TEST(RequestRings, AnAckCompletesTheRequestsThatFetchNothing) {
+  Pair p;
+  InitiatorMemory m;
+  p.message(0);
+  uint32_t n = 0;
+  for (uint64_t i = 1; i <= 3; ++i) p.land(p.request(i, &n), n);  // fetch nothing
+  EXPECT_TRUE(p.initiator.awaiting_acks());
+  EXPECT_EQ(p.initiator.collect_acks(m.bytes(), kPes), 0u);  // no Ack yet
+  m.ack(2);
+  EXPECT_EQ(p.initiator.collect_acks(m.bytes(), kPes), 2u);
+  EXPECT_TRUE(p.initiator.awaiting_acks());
+  EXPECT_EQ(p.initiator.collect_acks(m.bytes(), kPes), 0u);  // each once
+  m.ack(3);
+  EXPECT_EQ(p.initiator.collect_acks(m.bytes(), kPes), 1u);
+  EXPECT_FALSE(p.initiator.awaiting_acks());
+}
+
+TEST(RequestRings, AnAckLandedInPartReadsAsNoneOrAsTheWholeNewCount) {
+  // Every cut of an Ack's write over the previous one, across carries in the count's bytes:
+  // what the initiator reads (check == ~count) is nothing, or the new count itself.
+  const std::pair<uint32_t, uint32_t> steps[] = {{0xff, 0x100}, {0xfffe, 0x10003}, {0xffffff, 0x1000000}, {5, 9}};
+  for (const auto& [before, after] : steps) {
+    for (size_t cut = 0; cut <= sizeof(RequestRings::Ack); ++cut) {
+      RequestRings::Ack memory = RequestRings::ack_of(before);
+      const RequestRings::Ack next = RequestRings::ack_of(after);
+      memcpy(&memory, &next, cut);
+      if (memory.check == ~memory.count) {
+        EXPECT_TRUE(memory.count == after || (cut == 0 && memory.count == before)) << before << " cut " << cut;
+      }
+      if (cut == sizeof(RequestRings::Ack)) {
+        EXPECT_EQ(memory.count, after);
+      }
+    }
+  }
+  // collect_acks() reads that rule: a part-landed Ack completes nothing, the whole one does.
+  Pair p;
+  InitiatorMemory m;
+  p.message(0);
+  uint32_t n = 0;
+  for (uint64_t i = 0; i < 3; ++i) p.land(p.request(i, &n), n);
+  m.ack(3, sizeof(uint64_t));  // the count without its complement
+  EXPECT_EQ(p.initiator.collect_acks(m.bytes(), kPes), 0u);
+  m.ack(3);
+  EXPECT_EQ(p.initiator.collect_acks(m.bytes(), kPes), 3u);
+}
+
+TEST(RequestRings, AFetchingAnswerAlsoCompletesTheSilentRequestsBeforeIt) {
+  Pair p;
+  p.message(0);
+  uint32_t n = 0;
+  p.request(1, &n);      // fetches nothing
+  p.request(2, &n);      // fetches nothing
+  p.request(3, &n, 77);  // fetches: its answer comes back through a slot
+  EXPECT_EQ(p.initiator.consumed(kTarget, n + 1), 2u);
+  EXPECT_EQ(p.initiator.consumed(kTarget, n + 1), 0u);  // known already
+  InitiatorMemory m;
+  EXPECT_EQ(p.initiator.collect_acks(m.bytes(), kPes), 0u);
+  EXPECT_FALSE(p.initiator.awaiting_acks());
 }
