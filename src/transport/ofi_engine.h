@@ -155,7 +155,7 @@ class Engine {
   struct Served {
     int origin;
     uint16_t cookie;  // AnswerSlots::compact(); 0: fetches nothing
-    uint64_t value;   // the old value; where it fetches nothing, the ring's entries consumed
+    uint64_t value;   // the old value
   };
   struct ServedRequests {
     size_t n = 0;
@@ -252,13 +252,12 @@ class Engine {
   // fetching one (`reply` given) claims an answer slot.  False where it must travel as a
   // message instead (rings_with() false, or the first request to `pe`), nothing counted.
   bool write_request(const char* call, int pe, const Message& request, Reply* reply);
-  // Writes into `pe`'s memory that this PE has consumed `count` entries of its ring here.
-  void send_ack(int pe, uint32_t count);
+  // Writes into `pe`'s memory how many entries of its ring here this PE has consumed.
+  void send_ack(int pe);
   // The cookie a request message to `pe` carries (request_rings.h: with_sent()).
   uint64_t message_cookie(int pe, uint64_t cookie);
-  // Applies the request of a ring entry, from `origin`, into `served` (under the lock):
-  // `count` is how many of that ring's entries are consumed with it.
-  void serve_entry(int origin, const RequestRings::Entry& entry, uint32_t count, ServedRequests* served);
+  // Applies the request of a ring entry, from `origin`, into `served` (under the lock).
+  void serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);
   void wait_software(const char* call);

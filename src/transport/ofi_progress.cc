@@ -76,9 +76,7 @@ ssize_t Engine::read_cq(fi_cq_data_entry* entries, ServedRequests* served) {
   }
   if (rings_.any_scanned()) {
     rings_.scan(ring_entries(), std::size(served->at) - served->n,
-                [&](int origin, const RequestRings::Entry& entry, uint32_t count) {
-                  serve_entry(origin, entry, count, served);
-                });
+                [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
   }
   return n < 0 ? n : kept;
 }
@@ -122,7 +120,7 @@ void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const Serv
       // One Ack per ring: the last one served.
       bool later = false;
       for (size_t j = i + 1; j < served.n && !later; ++j) later = served.at[j].origin == s.origin;
-      if (!later) send_ack(s.origin, static_cast<uint32_t>(s.value));
+      if (!later) send_ack(s.origin);
       continue;
     }
     Message answer{};

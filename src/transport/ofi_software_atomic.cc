@@ -3,9 +3,9 @@
 // applies with CPU atomics on its own memory and answers.  Where the provider talks through
 // sockets, requests after an initiator's first to a target are written into the
 // initiator's ring at the target (request_rings.h) and answers into its answer slots
-// (answer_slots.h); otherwise both are messages.  An atomic on an array (a window accumulate) travels as run requests,
-// each carrying the operands of many elements: one request and one answer per run, not per
-// element.
+// (answer_slots.h); otherwise both are messages.  An atomic on an array (a window
+// accumulate) travels as run requests, each carrying the operands of many elements: one
+// request and one answer per run, not per element.
 #include <rdma/fabric.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_rma.h>
@@ -163,17 +163,21 @@ bool Engine::write_request(const char* call, int pe, const Message& request, Rep
   const uint64_t at = remote_address(pe, kRings, RequestRings::entry_offset(my_pe_, n));
   const uint64_t key = remote_key(pe, kRings);
   Backoff backoff = Backoff::without_progress();
-  post(call, "an atomic request to", pe, backoff, [&] { return fi_inject_write(ep_, &entry, sizeof entry, peer, at, key); });
+  post(call, "an atomic request to", pe, backoff,
+       [&] { return fi_inject_write(ep_, &entry, sizeof entry, peer, at, key); });
   return true;
 }
 
-void Engine::send_ack(int pe, uint32_t count) {
-  const RequestRings::Ack ack = RequestRings::ack_of(count);
+void Engine::send_ack(int pe) {
+  RequestRings::Ack ack{};
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t at = remote_address(pe, kRings, RequestRings::ack_offset(ring_pes_, my_pe_));
   const uint64_t key = remote_key(pe, kRings);
   Backoff backoff = Backoff::without_progress();
-  post("progress", "an answer to", pe, backoff, [&] { return fi_inject_write(ep_, &ack, sizeof ack, peer, at, key); });
+  post("progress", "an answer to", pe, backoff, [&] {
+    ack = RequestRings::ack_of(rings_.consumed_from(pe));  // under the lock: see consumed_from()
+    return fi_inject_write(ep_, &ack, sizeof ack, peer, at, key);
+  });
 }
 
 uint64_t Engine::message_cookie(int pe, uint64_t cookie) {
@@ -185,7 +189,8 @@ uint64_t Engine::message_cookie(int pe, uint64_t cookie) {
 void Engine::collect_answers() {
   size_t silent = 0;  // requests that fetch nothing, known complete with a later one's answer
   size_t n = answer_slots_.collect(own_.answers, [&](size_t slot, void* to, uint64_t value) {
-    if (ring_target_[slot] >= 0) silent += rings_.consumed(std::exchange(ring_target_[slot], -1), ring_number_[slot] + 1);
+    if (ring_target_[slot] >= 0)
+      silent += rings_.consumed(std::exchange(ring_target_[slot], -1), ring_number_[slot] + 1);
     if (!to) return;
     Reply* reply = static_cast<Reply*>(to);
     reply->value = value;
@@ -275,12 +280,12 @@ void Engine::send_notification(const char* call, int pe, uint64_t data) {
   post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
 }
 
-void Engine::serve_entry(int origin, const RequestRings::Entry& entry, uint32_t count, ServedRequests* served) {
+void Engine::serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served) {
   const auto op = static_cast<AtomicOp>(entry.op);
   const auto type = static_cast<AtomicType>(entry.type);
   const uint64_t old = apply(op, type, base_[entry.segment] + entry.offset, entry.operand, entry.compare);
   publish_network_update();
-  served->at[served->n++] = Served{origin, entry.cookie, entry.cookie ? old : count};
+  served->at[served->n++] = Served{origin, entry.cookie, old};
   requests_served_.fetch_add(1, std::memory_order_relaxed);
   requests_from_rings_.fetch_add(1, std::memory_order_relaxed);
 }
@@ -291,9 +296,7 @@ void Engine::apply_request(void* context, ServedRequests* served) {
   Message& m = slot->head;
   if ((m.kind == Message::Request || m.kind == Message::RunRequest) && rings_with(m.origin)) {
     rings_.serve_message(ring_entries(), m.origin, m.cookie, std::size(served->at) - served->n,
-                         [&](int origin, const RequestRings::Entry& entry, uint32_t count) {
-                           serve_entry(origin, entry, count, served);
-                         });
+                         [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
   }
   if (m.kind == Message::Request) {
     m.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);  // the answer's

@@ -143,8 +143,7 @@ class RequestRings {
   bool awaiting_acks() const { return !awaiting_.empty(); }
 
   // The target's side; `rings` is this PE's ring memory, and each entry served goes to
-  // serve(origin, entry, count), `count` the entries of that ring consumed with it (what an
-  // Ack says).  serve_message(): the request message from `origin` with `cookie` is about
+  // serve(origin, entry).  serve_message(): the request message from `origin` with `cookie` is about
   // to be applied: first the ring's entries before it, then the message counted, and the
   // ring scanned from now on.  scan(): the entries that have landed in the rings scanned,
   // in each ring's order.  Both serve at most `most` and return how many they served.
@@ -169,6 +168,10 @@ class RequestRings {
     return n;
   }
   bool any_scanned() const { return !active_.empty(); }
+  // How many entries of `origin`'s ring this PE has consumed: what an Ack says.  Read when
+  // the Ack is posted, under the lock that serving takes, so that the Acks to one initiator
+  // never go back even when two threads serve and post them.
+  uint32_t consumed_from(int origin) const { return peer(origin).expected; }
 
  private:
   // Serves `origin`'s entries from the next one expected while they have landed, come
@@ -182,8 +185,8 @@ class RequestRings {
       const Entry& e = ring[index_of(p.expected)];
       if (__atomic_load_n(&e.tag, __ATOMIC_ACQUIRE) != tag_of(p.expected)) break;
       if (static_cast<int16_t>(static_cast<uint16_t>(e.messages - p.messages_applied)) > 0) break;
+      serve(origin, e);
       ++p.expected;
-      serve(origin, e, p.expected);
       ++n;
     }
     return n;
