@@ -228,8 +228,8 @@ class Engine {
   uint64_t reserve_answer(const char* call, Reply* reply = nullptr);
   void count_request(const char* call);  // reserve_answer()'s first half
   uint64_t claim_slot(const char* call, Reply* reply);  // and its second, where answers are written
-  // The answers written into this PE's slots that have landed (under mutex_): their replies
-  // filled, counted as answered.
+  // The answers written into this PE's slots, and the Acks into its ring memory, that have
+  // landed (under mutex_): replies filled, requests counted as answered.
   void collect_answers();
   // For the completions: true when `context` is a run request's, whose send is now done.
   bool run_sent(void* context);

@@ -67,13 +67,7 @@ ssize_t Engine::read_cq(fi_cq_data_entry* entries, ServedRequests* served) {
   }
   // The provider copied what arrived, written answers and requests among it, inside
   // fi_cq_read.
-  if (answer_slots_.any_busy()) collect_answers();
-  if (rings_.awaiting_acks()) {
-    if (const size_t done = rings_.collect_acks(reinterpret_cast<const char*>(ring_memory_.get()), ring_pes_)) {
-      software_answered_.fetch_add(done, std::memory_order_acq_rel);
-      if (timeout_.on()) timeout_.completed();
-    }
-  }
+  if (answer_slots_.any_busy() || rings_.awaiting_acks()) collect_answers();
   if (rings_.any_scanned()) {
     rings_.scan(ring_entries(), std::size(served->at) - served->n,
                 [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
