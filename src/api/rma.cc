@@ -7,6 +7,9 @@
 #include "mem/target.h"
 #include "transport/shm.h"
 
+#include <algorithm>
+#include <vector>
+
 using namespace tandem;
 
 namespace {
@@ -69,8 +72,43 @@ size_t strided_extent(const char* call, const char* what, ptrdiff_t stride, size
   return blocks == 0 ? 0 : (blocks - 1) * static_cast<size_t>(stride) + block;
 }
 
+// A get of small blocks that lie close together on a PE across nodes reads the span they
+// cover in one network operation, into a buffer here, and copies the blocks out of it:
+// there a network operation costs as much as moving kilobytes, so a get moves at most
+// kGatherGap unwanted bytes per block to save an operation per block (two PEs on 2 virtual
+// nodes getting 2048 one-byte elements 2 bytes apart from each other with shmem_char_iget:
+// 6.5 us an element one by one, 0.01 through the span).  Blocks of up to kGatherBlock bytes;
+// spans read kGatherChunk bytes at a time.
+constexpr size_t kGatherBlock = 1024, kGatherGap = 1024, kGatherChunk = size_t{256} << 10;
+
+bool gathers(size_t elem, ptrdiff_t stride, size_t block, size_t blocks) {
+  const size_t block_bytes = block * elem;
+  return blocks > 1 && block_bytes <= kGatherBlock && static_cast<size_t>(stride) * elem <= block_bytes + kGatherGap;
+}
+
+// The gather: blocks of `block` elements of size `elem`, `sst` apart at `from` (a PE across
+// nodes), `dst` apart at `dest`.
+void gather(const char* call, Target from, char* dest, ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t block,
+            size_t blocks) {
+  thread_local std::vector<char> buffer;
+  const size_t stride_bytes = static_cast<size_t>(sst) * elem, block_bytes = block * elem;
+  const size_t per_chunk = (kGatherChunk - block_bytes) / stride_bytes + 1;  // >= 1: block_bytes <= kGatherBlock
+  for (size_t i = 0; i < blocks;) {
+    const size_t n = std::min(per_chunk, blocks - i);
+    const size_t span = (n - 1) * stride_bytes + block_bytes;
+    if (buffer.size() < span) buffer.resize(span);
+    Target t = from;
+    t.offset += i * stride_bytes;
+    scheduler().submit(call, Op{Op::Kind::Get, t, buffer.data(), span});
+    shm::copy_strided(dest + static_cast<ptrdiff_t>(i) * dst * static_cast<ptrdiff_t>(elem), dst, buffer.data(), sst,
+                      elem, block, n);
+    i += n;
+  }
+}
+
 // iput, iget, ibput and ibget (block = 1 for the i forms): each block is one Op, posted
-// without waiting; one completion wait at the end gives the blocking semantics.
+// without waiting; one completion wait at the end gives the blocking semantics.  Gets of
+// small blocks close together gather instead (above).
 template <typename T>
 void strided(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst,
              ptrdiff_t sst, size_t block, size_t blocks, int pe) {
@@ -90,6 +128,8 @@ void strided(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T*
     else shm::copy_strided(reinterpret_cast<char*>(dest), dst, reinterpret_cast<const char*>(mapped), sst, sizeof(T), block, blocks);
     return;
   }
+  if (!put && gathers(sizeof(T), sst, block, blocks))
+    return gather(call, remote, reinterpret_cast<char*>(dest), dst, sst, sizeof(T), block, blocks);
   for (size_t i = 0; i < blocks; ++i) {
     Target t = remote;
     t.offset += i * static_cast<size_t>(remote_stride) * sizeof(T);

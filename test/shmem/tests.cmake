@@ -97,6 +97,8 @@ tandem_shmem_test(ranks)
 # RMA, ordering, signals, synchronisation, atomics, locks.
 tandem_shmem_test(rma_types)
 tandem_shmem_test(rma_sized)
+# Strided gets that read the span of their blocks across nodes, and those that do not.
+tandem_shmem_test(strided_spans NP 2 4)
 # A flag at the end of a put, reset and put again: each word lands once, the last one last.
 tandem_shmem_test(put_flag)
 tandem_shmem_test(order)
@@ -495,7 +497,7 @@ endif()
 # queues, signal handlers of its own, no empty delivery-complete write) and tcp;ofi_rxm under
 # libfabric's debug hook.  Every internode run on one of them: TANDEM_OFI_PROVIDER=shm ctest
 # -L internode -LE 'sockets|net', and likewise FI_HOOK=debug or TANDEM_OFI_REQUIRE=...
-set(rules_programs rma_types rma_sized atomics signal order collectives notify epochs coalesce thread_multiple)
+set(rules_programs rma_types rma_sized strided_spans atomics signal order collectives notify epochs coalesce thread_multiple)
 foreach(rules "mr_local,context" unordered no_atomics)
   string(REPLACE "," "_" tag "${rules}")
   set(T_ENV TANDEM_OFI_REQUIRE=${rules} TANDEM_OFI_PROVIDER=tcp)
@@ -507,7 +509,7 @@ endforeach()
 set(T_ENV TANDEM_OFI_REQUIRE=mr_local TANDEM_OFI_BOUNCE=64 TANDEM_OFI_PROVIDER=tcp)
 tandem_shmem_run(rma_types_mr_local_bounce64_np4_nodes2 "api;internode;rules" 4 rma_types --nodes 2)
 unset(T_ENV)
-foreach(program rma_types atomics signal order collectives notify)
+foreach(program rma_types strided_spans atomics signal order collectives notify)
   foreach(np 2 4)
     tandem_shmem_run_on(shm ${program}_np${np}_nodes2 "api;internode" ${np} ${program} --nodes 2)
   endforeach()
