@@ -108,7 +108,9 @@ void gather(const char* call, Target from, char* dest, ptrdiff_t dst, ptrdiff_t 
 
 // iput, iget, ibput and ibget (block = 1 for the i forms): each block is one Op, posted
 // without waiting; one completion wait at the end gives the blocking semantics.  Gets of
-// small blocks close together gather instead (above).
+// small blocks close together gather instead (above); puts of small blocks to a PE across
+// nodes travel packed where the network scatters them (Scheduler::put_strided); blocks
+// without gaps at either end are one Op.
 template <typename T>
 void strided(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst,
              ptrdiff_t sst, size_t block, size_t blocks, int pe) {
@@ -128,8 +130,15 @@ void strided(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T*
     else shm::copy_strided(reinterpret_cast<char*>(dest), dst, reinterpret_cast<const char*>(mapped), sst, sizeof(T), block, blocks);
     return;
   }
+  if (dst == static_cast<ptrdiff_t>(block) && sst == static_cast<ptrdiff_t>(block)) {  // no gaps at either end
+    scheduler().submit_nbi(call, Op{kind, remote, local, blocks * block * sizeof(T)});
+    return scheduler().quiet(call);
+  }
   if (!put && gathers(sizeof(T), sst, block, blocks))
     return gather(call, remote, reinterpret_cast<char*>(dest), dst, sst, sizeof(T), block, blocks);
+  if (put && scheduler().put_strided(call, remote, source, static_cast<size_t>(sst) * sizeof(T),
+                                     static_cast<size_t>(dst) * sizeof(T), block * sizeof(T), blocks))
+    return scheduler().quiet(call);
   for (size_t i = 0; i < blocks; ++i) {
     Target t = remote;
     t.offset += i * static_cast<size_t>(remote_stride) * sizeof(T);

@@ -314,6 +314,14 @@ void Scheduler::network_atomic(const char* call, const Target& remote, shm::AmoO
                    op == shm::AmoOp::CompareSwap ? compare : nullptr, result);
 }
 
+bool Scheduler::put_strided(const char* call, const Target& remote, const void* source, size_t source_stride,
+                            size_t stride, size_t block, size_t blocks) {
+  if (!network_) return false;
+  note_network();
+  return network_->put_strided(call, remote.pe, remote.segment, remote.offset, stride, source, source_stride, block,
+                               blocks);
+}
+
 void Scheduler::network_atomic_array(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,
                                      const void* operands, size_t count) {
   note_network();

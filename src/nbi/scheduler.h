@@ -151,6 +151,11 @@ class Scheduler {
   // until which `operands` must not change.
   template <typename T>
   void atomic_array(const char* call, const Target& remote, shm::AmoOp op, const T* operands, size_t count);
+  // A strided put to a PE on another node (`remote`, not mapped) as the network's scatters
+  // (ofi::Transport::put_strided; strides and block in bytes), complete at the next quiet;
+  // false where the network takes it block by block instead.
+  bool put_strided(const char* call, const Target& remote, const void* source, size_t source_stride, size_t stride,
+                   size_t block, size_t blocks);
 
  private:
   template <typename T>

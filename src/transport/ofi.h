@@ -90,6 +90,15 @@ class Transport {
   // value to `value`; the bytes of one write land in order, so a reader that waits for a
   // larger value than the word held never takes a half-written one for it.
   void put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value);
+  // A strided put: `blocks` blocks of `block` bytes, `source_stride` bytes apart at `source`,
+  // to (pe, segment, offset), `stride` bytes apart from there.  Where the provider talks
+  // through sockets (whose target spends a system call on every write it takes in), blocks
+  // of up to kScatterBlock bytes travel packed, up to kRunBytes a message, which the target's
+  // progress copies into place (a scatter); the source is free on return and the put is
+  // complete after quiet().  False where it does not: the caller writes each block.
+  static constexpr size_t kScatterBlock = 1024;
+  bool put_strided(const char* call, int pe, int segment, uint64_t offset, size_t stride, const void* source,
+                   size_t source_stride, size_t block, size_t blocks);
   // Writes the open batch of coalesced puts, if any.
   void flush(const char* call);
   // What a PE that waits does for the network each turn: write the open batch (it must not

@@ -98,6 +98,8 @@ class Engine {
   uint64_t requests_served() const { return requests_served_.load(std::memory_order_relaxed); }
   uint64_t requests_from_rings() const { return requests_from_rings_.load(std::memory_order_relaxed); }
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
+  bool put_strided(const char* call, int pe, int segment, uint64_t offset, size_t stride, const void* source,
+                   size_t source_stride, size_t block, size_t blocks);
   void put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                   uint64_t data);
   void get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes, uint64_t data);
@@ -222,6 +224,11 @@ class Engine {
   // `count` elements' worth: runs of up to kRunBytes, a single element alone.
   void software_atomic_run(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
                            const void* operands, size_t count);
+  // A buffer for a run request or a scatter, free once its earlier send has completed
+  // (driving progress until one is); send_run() sends its head and `payload` bytes after it
+  // to `pe` as a request to answer.
+  Outgoing* take_run(const char* call);
+  void send_run(const char* call, int pe, Outgoing* run, size_t payload);
   // Waits while kInbox requests of this PE are unanswered, then counts one more and returns
   // the cookie the request carries: where answers are written (answers_written_), a slot
   // claimed for it (driving progress while none is free), else `reply`'s address or 0.
@@ -240,9 +247,9 @@ class Engine {
   template <typename Ready>
   void progress_until(const char* call, Ready ready, int pe = -1);
   void post_receive(Incoming* slot);
-  // Applies the atomic of a request or run request that `context`, a receive buffer, holds
-  // (read_cq()), after the requests its initiator wrote into its ring before it (into
-  // `served`); it leaves the answer to deliver().
+  // Applies the atomic of a request or run request, or the copies of a scatter, that
+  // `context`, a receive buffer, holds (read_cq()), after the requests its initiator wrote
+  // into its ring before it (into `served`); it leaves the answer to deliver().
   void apply_request(void* context, ServedRequests* served);
   // Where this PE and `pe` exchange requests through rings (request_rings.h).
   bool rings_with(int pe) const {

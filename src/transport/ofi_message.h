@@ -1,6 +1,6 @@
 // The messages of the inter-node engine's software path (ofi.h): atomics that the provider
-// cannot do, notifications where remote CQ data cannot carry them, and the network timeout's
-// probes.  A request is answered once the target applied it: by a message, or where the
+// cannot do, strided puts of small blocks (scatters), notifications where remote CQ data
+// cannot carry them, and the network timeout's probes.  A request is answered once the target applied it: by a message, or where the
 // provider talks through sockets by a write into the initiator's answer slots (answer_slots.h).
 #pragma once
 
@@ -15,13 +15,15 @@ namespace tandem::ofi {
 // `cookie` names the initiator's answer slot (AnswerSlots), or on the message path is the
 // address of its reply for a fetching request, else 0.  A run
 // request (non-fetching, on `compare` elements from `offset` on) is followed on the wire by
-// its operands.
+// its operands; a scatter by its blocks, packed (scatter_shape()), which the target copies
+// to `offset`, `offset` + `operand`, `offset` + 2 `operand` and so on.
 struct Message {
   // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
-  // Applied: a request or run request that the target's read of the CQ applied (in the
-  // order of arrival), its answer still to send; never on the wire.
+  // Applied: a request, run request or scatter that the target's read of the CQ applied (in
+  // the order of arrival), its answer still to send; never on the wire.
   enum Kind : uint8_t {
-    Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6, Applied = 7
+    Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6, Applied = 7,
+    Scatter = 8
   } kind;
   AtomicOp op;
   AtomicType type;
@@ -35,6 +37,11 @@ struct Message {
 
 // The most operand bytes of one run request.
 inline constexpr size_t kRunBytes = 2048;
+
+// A scatter's `compare`: `blocks` blocks of `block` bytes each, and back.
+inline uint64_t scatter_shape(size_t block, size_t blocks) { return uint64_t{block} << 32 | blocks; }
+inline size_t scatter_block(uint64_t shape) { return static_cast<size_t>(shape >> 32); }
+inline size_t scatter_blocks(uint64_t shape) { return static_cast<size_t>(shape & 0xffffffffu); }
 
 // A posted receive buffer: room for any message.
 struct Incoming {

@@ -5,7 +5,8 @@
 // initiator's ring at the target (request_rings.h) and answers into its answer slots
 // (answer_slots.h); otherwise both are messages.  An atomic on an array (a window
 // accumulate) travels as run requests, each carrying the operands of many elements: one
-// request and one answer per run, not per element.
+// request and one answer per run, not per element.  A strided put of small blocks travels
+// the same way, as scatters that carry the blocks for the target to copy into place.
 #include <rdma/fabric.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_rma.h>
@@ -208,7 +209,6 @@ void Engine::software_atomic_run(const char* call, int pe, int segment, uint64_t
   static_assert(sizeof(Incoming) == kMessageBytes + kRunBytes, "a run's operands follow its request");
   const size_t size = atomic_type_size(type);
   const auto* bytes = static_cast<const char*>(operands);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   for (size_t done = 0; done < count;) {
     const size_t n = std::min(count - done, kRunBytes / size);
     if (n == 1) {
@@ -216,15 +216,7 @@ void Engine::software_atomic_run(const char* call, int pe, int segment, uint64_t
       ++done;
       continue;
     }
-    // A free buffer: its earlier send has completed.
-    Outgoing* run = nullptr;
-    progress_until(call, [&] {
-      for (size_t i = 0; i < kRunsInFlight && !run; ++i) {
-        bool idle = false;
-        if (runs_[i].in_flight.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) run = &runs_[i];
-      }
-      return run != nullptr;
-    });
+    Outgoing* run = take_run(call);
     run->head = Message{};
     run->head.kind = Message::RunRequest;
     run->head.op = op;
@@ -234,19 +226,59 @@ void Engine::software_atomic_run(const char* call, int pe, int segment, uint64_t
     run->head.offset = offset + done * size;
     run->head.compare = n;
     memcpy(run->operands, bytes + done * size, n * size);
-    run->head.cookie = message_cookie(pe, reserve_answer(call));
-    LocalMemory::Hold hold;
-    const size_t bytes = kMessageBytes + n * size;
-    const LocalMemory::Buffer buffer = stage(call, &run->head, bytes, false, &hold);  // the engine's own
-    iovec iov{buffer.at, bytes};
-    void* desc = buffer.desc;
-    fi_msg message = one_buffer(&iov, &desc, peer);
-    post_with(call, "an atomic request to", pe, run, hold, [&](void* context) {
-      message.context = context;
-      return fi_sendmsg(ep_, &message, FI_COMPLETION);
-    });
+    send_run(call, pe, run, n * size);
     done += n;
   }
+}
+
+bool Engine::put_strided(const char* call, int pe, int segment, uint64_t offset, size_t stride, const void* source,
+                         size_t source_stride, size_t block, size_t blocks) {
+  if (!answers_written_ || blocks < 2 || block > Transport::kScatterBlock) return false;
+  settle_fence(call);  // a message may pass writes
+  flush(call);
+  const auto* from = static_cast<const char*>(source);
+  const size_t per_message = kRunBytes / block;
+  for (size_t done = 0; done < blocks;) {
+    const size_t n = std::min(per_message, blocks - done);
+    Outgoing* run = take_run(call);
+    run->head = Message{};
+    run->head.kind = Message::Scatter;
+    run->head.segment = static_cast<uint8_t>(segment);
+    run->head.origin = my_pe_;
+    run->head.offset = offset + done * stride;
+    run->head.operand = stride;
+    run->head.compare = scatter_shape(block, n);
+    for (size_t i = 0; i < n; ++i) memcpy(run->operands + i * block, from + (done + i) * source_stride, block);
+    send_run(call, pe, run, n * block);
+    done += n;
+  }
+  return true;
+}
+
+Outgoing* Engine::take_run(const char* call) {
+  Outgoing* run = nullptr;
+  progress_until(call, [&] {
+    for (size_t i = 0; i < kRunsInFlight && !run; ++i) {
+      bool idle = false;
+      if (runs_[i].in_flight.compare_exchange_strong(idle, true, std::memory_order_acq_rel)) run = &runs_[i];
+    }
+    return run != nullptr;
+  });
+  return run;
+}
+
+void Engine::send_run(const char* call, int pe, Outgoing* run, size_t payload) {
+  run->head.cookie = message_cookie(pe, reserve_answer(call));
+  LocalMemory::Hold hold;
+  const size_t bytes = kMessageBytes + payload;
+  const LocalMemory::Buffer buffer = stage(call, &run->head, bytes, false, &hold);  // the engine's own
+  iovec iov{buffer.at, bytes};
+  void* desc = buffer.desc;
+  fi_msg message = one_buffer(&iov, &desc, peer_address_[static_cast<size_t>(pe)]);
+  post_with(call, "a request to", pe, run, hold, [&](void* context) {
+    message.context = context;
+    return fi_sendmsg(ep_, &message, FI_COMPLETION);
+  });
 }
 
 bool Engine::run_sent(void* context) {
@@ -295,7 +327,8 @@ void Engine::apply_request(void* context, ServedRequests* served) {
   Incoming* slot = entry_of(inbox_.data(), inbox_.size(), context);
   if (!slot) return;
   Message& m = slot->head;
-  if ((m.kind == Message::Request || m.kind == Message::RunRequest) && rings_with(m.origin)) {
+  const bool request = m.kind == Message::Request || m.kind == Message::RunRequest || m.kind == Message::Scatter;
+  if (request && rings_with(m.origin)) {
     rings_.serve_message(ring_entries(), m.origin, m.cookie, std::size(served->at) - served->n,
                          [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
   }
@@ -308,11 +341,15 @@ void Engine::apply_request(void* context, ServedRequests* served) {
       memcpy(&operand, slot->operands + i * size, size);
       apply(m.op, m.type, base_[m.segment] + m.offset + i * size, operand, 0);
     }
+  } else if (m.kind == Message::Scatter) {
+    const size_t block = scatter_block(m.compare), blocks = scatter_blocks(m.compare);
+    char* to = base_[m.segment] + m.offset;
+    for (size_t i = 0; i < blocks; ++i) memcpy(to + i * m.operand, slot->operands + i * block, block);
   } else {
     return;
   }
   publish_network_update();
-  requests_served_.fetch_add(1, std::memory_order_relaxed);
+  if (m.kind != Message::Scatter) requests_served_.fetch_add(1, std::memory_order_relaxed);
   m.kind = Message::Applied;
 }
 

@@ -37,6 +37,7 @@ bool Transport::notifies_by_data() const { return engine_->notifies_by_data(); }
 bool Transport::native(AtomicType type) const { return engine_->native(type); }
 void Transport::atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type, const void* operand, const void* compare, void* result) { engine_->atomic(call, pe, segment, offset, op, type, operand, compare, result); }
 void Transport::warm_up(const char* call, int pe) { engine_->warm_up(call, pe); }
+bool Transport::put_strided(const char* call, int pe, int segment, uint64_t offset, size_t stride, const void* source, size_t source_stride, size_t block, size_t blocks) { return engine_->put_strided(call, pe, segment, offset, stride, source, source_stride, block, blocks); }
 void Transport::atomic_array(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type, const void* operands, size_t count) { engine_->atomic_array(call, pe, segment, offset, op, type, operands, count); }
 void Transport::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes, int signal_segment, uint64_t signal_offset, uint64_t value, bool add) { engine_->put_signal_nbi(call, pe, segment, offset, source, bytes, signal_segment, signal_offset, value, add); }
 bool Transport::signal_rides_write(int signal_segment, uint64_t signal_offset, uint64_t value) const { return engine_->signal_rides_write(signal_segment, signal_offset, value); }

@@ -1,9 +1,13 @@
-/* Strided gets whose blocks lie close together at the source, and far apart: iget and ibget
- * from the right neighbour at strides on both sides of the point where a get across nodes
- * reads the span its blocks cover in one operation (blocks up to 1 KiB, gaps up to 1 KiB
- * between them), with spans longer than the 256 KiB read at a time, and with destination
- * strides unlike the source's.  Every element must arrive, and the destination between
- * the blocks must keep what it held. */
+/* Strided gets and puts whose blocks lie close together, and far apart.  Gets: iget and
+ * ibget from the right neighbour at strides on both sides of the point where a get across
+ * nodes reads the span its blocks cover in one operation (blocks up to 1 KiB, gaps up to
+ * 1 KiB between them), with spans longer than the 256 KiB read at a time, and with
+ * destination strides unlike the source's.  Puts: iput and ibput to the right neighbour with
+ * blocks up to 1 KiB (which travel across nodes packed, many to a message that the target
+ * copies into place: more messages than may be in flight at once) and over it, from packed
+ * and from spread sources.  Every element must arrive, the destination between the blocks
+ * and after the last must keep what it held, and blocks without gaps at either end move as
+ * one transfer. */
 #include "common.h"
 
 #include <stdlib.h>
@@ -37,12 +41,41 @@ static long check_get(const unsigned char *src, unsigned char *dest, size_t elem
   return bad;
 }
 
+/* The put twin of check_get: `dst` is the stride at the right neighbour's `landing`, `sst`
+ * at `src` here; the left neighbour checks what landed. */
+static long check_put(const unsigned char *src, unsigned char *landing, size_t elem, size_t block, size_t blocks,
+                      ptrdiff_t dst, ptrdiff_t sst) {
+  const int right = test_right(), left = test_left();
+  const size_t dest_bytes = ((blocks - 1) * (size_t)dst + block) * elem;
+  memset(landing, 0xA5, dest_bytes + 64);
+  shmem_barrier_all();
+  if (elem == 1 && block == 1) shmem_char_iput((char *)landing, (const char *)src, dst, sst, blocks, right);
+  else if (elem == 1) shmem_ibput8(landing, src, dst, sst, block, blocks, right);
+  else if (block == 1) shmem_long_iput((long *)landing, (const long *)src, dst, sst, blocks, right);
+  else shmem_long_ibput((long *)landing, (const long *)src, dst, sst, block, blocks, right);
+  shmem_barrier_all();
+  long bad = 0;
+  for (size_t b = 0; b < blocks; ++b) {
+    for (size_t j = 0; j < block * elem; ++j) {
+      const size_t at = b * (size_t)dst * elem + j, from = b * (size_t)sst * elem + j;
+      bad += landing[at] != source_byte(left, from);
+    }
+    if (b + 1 < blocks)
+      for (size_t at = (b * (size_t)dst + block) * elem; at < (b + 1) * (size_t)dst * elem; ++at)
+        bad += landing[at] != 0xA5;
+  }
+  for (size_t at = dest_bytes; at < dest_bytes + 64; ++at) bad += landing[at] != 0xA5;
+  shmem_barrier_all();  /* checked before the next case writes */
+  return bad;
+}
+
 int main(void) {
   test_init();
   const int me = shmem_my_pe();
   unsigned char *src = shmem_malloc(SOURCE_BYTES);
   unsigned char *dest = malloc(2 * SOURCE_BYTES + 64);
-  CHECK(src && dest, "allocation failed");
+  unsigned char *landing = shmem_malloc(2 * SOURCE_BYTES + 64);
+  CHECK(src && dest && landing, "allocation failed");
   for (size_t i = 0; i < SOURCE_BYTES; ++i) src[i] = source_byte(me, i);
   shmem_barrier_all();
   static const struct {
@@ -60,14 +93,36 @@ int main(void) {
       {8, 128, 600, 130, 256},  /* blocks of 1 KiB and gaps of 1 KiB: 1.2 MiB */
       {8, 129, 100, 129, 200},  /* blocks over 1 KiB: one operation each */
       {8, 4, 9000, 4, 5},     /* adjacent blocks, across a read's end */
+      {8, 4, 9000, 4, 4},     /* no gaps at either end */
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     const long bad = check_get(src, dest, cases[c].elem, cases[c].block, cases[c].blocks, cases[c].dst, cases[c].sst);
     CHECK(bad == 0, "case %zu (%zu-byte elements, blocks of %zu, %zu blocks, dst %td, sst %td): %ld bytes wrong", c,
           cases[c].elem, cases[c].block, cases[c].blocks, cases[c].dst, cases[c].sst, bad);
   }
+  static const struct {
+    size_t elem, block, blocks;
+    ptrdiff_t dst, sst;
+  } puts[] = {
+      {1, 1, 2048, 2, 2},       /* bytes 2 apart: one message */
+      {1, 1, 5000, 3, 1},       /* from a packed source: three messages */
+      {1, 1, 2, 1025, 1},       /* two elements */
+      {1, 1, 2000, 1025, 5},    /* 2 MiB at the target */
+      {1, 3, 700, 4, 1027},     /* blocks of 3 bytes */
+      {8, 1, 9000, 2, 1},       /* longs: more messages than may be in flight */
+      {8, 128, 600, 130, 256},  /* blocks of 1 KiB: two a message, 300 messages */
+      {8, 129, 100, 129, 200},  /* blocks over 1 KiB: one operation each */
+      {8, 4, 9000, 4, 4},       /* no gaps at either end */
+      {8, 4, 100, 4, 5},        /* no gaps at the target only */
+  };
+  for (size_t c = 0; c < sizeof puts / sizeof puts[0]; ++c) {
+    const long bad = check_put(src, landing, puts[c].elem, puts[c].block, puts[c].blocks, puts[c].dst, puts[c].sst);
+    CHECK(bad == 0, "put case %zu (%zu-byte elements, blocks of %zu, %zu blocks, dst %td, sst %td): %ld bytes wrong",
+          c, puts[c].elem, puts[c].block, puts[c].blocks, puts[c].dst, puts[c].sst, bad);
+  }
   shmem_barrier_all();
   free(dest);
+  shmem_free(landing);
   shmem_free(src);
   return test_finish("strided_spans");
 }

@@ -97,7 +97,8 @@ tandem_shmem_test(ranks)
 # RMA, ordering, signals, synchronisation, atomics, locks.
 tandem_shmem_test(rma_types)
 tandem_shmem_test(rma_sized)
-# Strided gets that read the span of their blocks across nodes, and those that do not.
+# Strided gets that read the span of their blocks across nodes, strided puts whose blocks
+# travel packed, and those that do neither.
 tandem_shmem_test(strided_spans NP 2 4)
 # A flag at the end of a put, reset and put again: each word lands once, the last one last.
 tandem_shmem_test(put_flag)
