@@ -5,10 +5,15 @@
  * something progresses PE 1's side (its progress thread, or PE 1 itself once its compute
  * phase ends).  PE 0 stops after 20 of each or when PE 1 has finished computing, and
  * reports whether every one completed during the compute phase.
+ * Then the moment a PE stops driving progress: 20 rounds in which both PEs call 50 barriers
+ * (PE 1 waits in the library, driving progress itself), then PE 1 computes for 5 ms while PE
+ * 0 times one 8-byte put + quiet on it right after the last barrier (as in SKaMPI, whose
+ * target goes from its bookkeeping in the library straight to a busy wait for the next
+ * start).
  *
  * CSV metrics (per operation, best and median of the samples, and the worst):
  * busy_get_us, busy_put_quiet_us, busy_fetch_add_us, each also _max; busy_during (1: every
- * operation completed while PE 1 computed). */
+ * operation completed while PE 1 computed); busy_put_quiet_just_begun_us, also _max. */
 #include "perf_shmem.h"
 
 static long computing = 1;
@@ -69,6 +74,26 @@ int main(int argc, char** argv) {
     emit_max("busy_fetch_add_us", amo, n);
     printf("8,%d,busy_during,%ld\n", n, during);
     (void)value;
+  }
+  shmem_barrier_all();
+  enum { kJustBegunRounds = 20, kDrivingBarriers = 50 };
+  double begun[kJustBegunRounds];
+  for (int r = 0; r < kJustBegunRounds; ++r) {
+    for (int k = 0; k < kDrivingBarriers; ++k) shmem_barrier_all();
+    if (me == 1) {
+      const double start = perf_now_us();
+      while (perf_now_us() - start < 5000.0) perf_cpu_relax();
+    } else if (me == 0) {
+      const double t0 = perf_now_us();
+      shmem_long_p(&word, r, 1);
+      shmem_quiet();
+      begun[r] = perf_now_us() - t0;
+    }
+    shmem_barrier_all();
+  }
+  if (me == 0) {
+    perf_emit(8, kJustBegunRounds, "busy_put_quiet_just_begun_us", begun, kJustBegunRounds, 1);
+    emit_max("busy_put_quiet_just_begun_us", begun, kJustBegunRounds);
   }
   shmem_barrier_all();
   shmem_finalize();
