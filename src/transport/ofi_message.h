@@ -1,7 +1,8 @@
 // The messages of the inter-node engine's software path (ofi.h): atomics that the provider
 // cannot do, strided puts of small blocks (scatters), notifications where remote CQ data
-// cannot carry them, and the network timeout's probes.  A request is answered once the target applied it: by a message, or where the
-// provider talks through sockets by a write into the initiator's answer slots (answer_slots.h).
+// cannot carry them, and the network timeout's probes.  A request is answered once the
+// target applied it: by a message, or where the provider talks through sockets by a write
+// into the initiator's answer slots (answer_slots.h).
 #pragma once
 
 #include <atomic>
@@ -13,10 +14,10 @@
 namespace tandem::ofi {
 
 // `cookie` names the initiator's answer slot (AnswerSlots), or on the message path is the
-// address of its reply for a fetching request, else 0.  A run
-// request (non-fetching, on `compare` elements from `offset` on) is followed on the wire by
-// its operands; a scatter by its blocks, packed (scatter_shape()), which the target copies
-// to `offset`, `offset` + `operand`, `offset` + 2 `operand` and so on.
+// address of its reply for a fetching request, else 0.  A run request (non-fetching, on
+// `compare` elements from `offset` on) is followed on the wire by its operands; a scatter by
+// its blocks, packed (`compare`: scatter_shape()), which the target copies to `offset`,
+// `offset` + `operand`, `offset` + 2 `operand` and so on.
 struct Message {
   // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
   // Applied: a request, run request or scatter that the target's read of the CQ applied (in
