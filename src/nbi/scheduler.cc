@@ -316,10 +316,11 @@ void Scheduler::network_atomic(const char* call, const Target& remote, shm::AmoO
 
 bool Scheduler::put_strided(const char* call, const Target& remote, const void* source, size_t source_stride,
                             size_t stride, size_t block, size_t blocks) {
-  if (!network_) return false;
+  if (!network_ || !network_->put_strided(call, remote.pe, remote.segment, remote.offset, stride, source,
+                                          source_stride, block, blocks))
+    return false;
   note_network();
-  return network_->put_strided(call, remote.pe, remote.segment, remote.offset, stride, source, source_stride, block,
-                               blocks);
+  return true;
 }
 
 void Scheduler::network_atomic_array(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,

@@ -248,7 +248,8 @@ bool Engine::put_strided(const char* call, int pe, int segment, uint64_t offset,
     run->head.offset = offset + done * stride;
     run->head.operand = stride;
     run->head.compare = scatter_shape(block, n);
-    for (size_t i = 0; i < n; ++i) memcpy(run->operands + i * block, from + (done + i) * source_stride, block);
+    shm::copy_strided(run->operands, static_cast<ptrdiff_t>(block), from + done * source_stride,
+                      static_cast<ptrdiff_t>(source_stride), 1, block, n);
     send_run(call, pe, run, n * block);
     done += n;
   }
@@ -342,9 +343,9 @@ void Engine::apply_request(void* context, ServedRequests* served) {
       apply(m.op, m.type, base_[m.segment] + m.offset + i * size, operand, 0);
     }
   } else if (m.kind == Message::Scatter) {
-    const size_t block = scatter_block(m.compare), blocks = scatter_blocks(m.compare);
-    char* to = base_[m.segment] + m.offset;
-    for (size_t i = 0; i < blocks; ++i) memcpy(to + i * m.operand, slot->operands + i * block, block);
+    const size_t block = scatter_block(m.compare);
+    shm::copy_strided(base_[m.segment] + m.offset, static_cast<ptrdiff_t>(m.operand), slot->operands,
+                      static_cast<ptrdiff_t>(block), 1, block, scatter_blocks(m.compare));
   } else {
     return;
   }
