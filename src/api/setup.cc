@@ -297,6 +297,9 @@ void runtime_finalize(const char* call) {
       fprintf(stderr, "Tandem stats: PE %d: the progress thread woke %llu times for traffic (connections watched: %zu)\n",
               r.my_pe, static_cast<unsigned long long>(network_transport().traffic_wakes()),
               network_transport().watched_connections());
+    if (progress_thread().running())
+      fprintf(stderr, "Tandem stats: PE %d: peers rang its doorbell %llu times\n", r.my_pe,
+              static_cast<unsigned long long>(network_transport().doorbell_rings()));
     if (r.spans_nodes)
       fprintf(stderr, "Tandem stats: PE %d: %llu software atomic requests served, %llu of them written into its rings\n",
               r.my_pe, static_cast<unsigned long long>(network_transport().requests_served()),

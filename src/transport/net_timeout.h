@@ -20,6 +20,12 @@ class NetTimeout {
  public:
   void set(double seconds) { timeout_ns_ = static_cast<int64_t>(seconds * 1e9); }
   bool on() const { return timeout_ns_ > 0; }
+  // Whether a wait without a completion for kNudgeNs rings the candidates' doorbells
+  // (doorbell.h), whether or not the timeout is on.
+  void set_nudges(bool on) { nudges_ = on; }
+  // Whether completions are timed (the timeout or the nudges need them).
+  bool timing() const { return on() || nudges_; }
+  static constexpr int64_t kNudgeNs = 50000;
   // For `pes` PEs, of which this one is `my_pe`: none a candidate, no probe out.
   void reset(size_t pes, int my_pe) {
     my_pe_ = my_pe;
@@ -32,14 +38,16 @@ class NetTimeout {
   struct Wait {
     int64_t start_ns = 0;
     unsigned turns = 0;
+    bool nudged = false;
     bool probed = false;
   };
   static constexpr unsigned kTurns = 16;
   // Whether this turn of wait `w` is one to check() on.
-  bool due(Wait& w) const { return on() && w.turns++ % kTurns == 0; }
-  enum class Verdict : uint8_t { Wait, Probe, Report };
-  // Where wait `w` stands: keep waiting; past half the timeout without a completion, probe
-  // (once per stretch past it); past the timeout, report (`*idle_ns`: how long without one).
+  bool due(Wait& w) const { return timing() && w.turns++ % kTurns == 0; }
+  enum class Verdict : uint8_t { Wait, Nudge, Probe, Report };
+  // Where wait `w` stands: keep waiting; past kNudgeNs without a completion, ring the
+  // doorbells (once per stretch past it, where nudges are on); past half the timeout, probe
+  // (likewise); past the timeout, report (`*idle_ns`: how long without one).
   Verdict check(Wait& w, int64_t* idle_ns);
 
   // An operation of this PE's completed.
@@ -55,18 +63,22 @@ class NetTimeout {
   // Calls send(pe) for each candidate, counting a probe out to it, unless one is out already.
   template <typename Send>
   void probe(Send send) {
-    const uint32_t epoch = epoch_.load(std::memory_order_relaxed);
-    for (size_t p = 0; p < pes_; ++p) {
-      if (__atomic_load_n(&peer_epoch_[p], __ATOMIC_RELAXED) != epoch) continue;
+    for_each_candidate([&](int p) {
+      std::atomic<uint8_t>& probe = probes_[static_cast<size_t>(p)];
       uint8_t none = kNone, answered = kAnswered;
-      if (!probes_[p].compare_exchange_strong(none, kOut) && !probes_[p].compare_exchange_strong(answered, kOut))
-        continue;
-      send(static_cast<int>(p));
-    }
+      if (probe.compare_exchange_strong(none, kOut) || probe.compare_exchange_strong(answered, kOut)) send(p);
+    });
   }
   // The probe of `pe` was answered.
   void answered(int pe) {
     if (static_cast<size_t>(pe) < pes_) probes_[static_cast<size_t>(pe)].store(kAnswered, std::memory_order_release);
+  }
+  // Calls f(pe) for each candidate.
+  template <typename F>
+  void for_each_candidate(F f) const {
+    const uint32_t epoch = epoch_.load(std::memory_order_relaxed);
+    for (size_t p = 0; p < pes_; ++p)
+      if (__atomic_load_n(&peer_epoch_[p], __ATOMIC_RELAXED) == epoch) f(static_cast<int>(p));
   }
   // Ends the PE in `call`, naming `pe` when known (>= 0), else the candidates whose probe is
   // still out, else every candidate.
@@ -75,6 +87,7 @@ class NetTimeout {
  private:
   static constexpr uint8_t kNone = 0, kOut = 1, kAnswered = 2;  // a PE's probe
   int64_t timeout_ns_ = 0;
+  bool nudges_ = false;
   int my_pe_ = -1;
   std::atomic<int64_t> last_completion_ns_{0};
   std::atomic<uint32_t> epoch_{1};

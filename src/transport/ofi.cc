@@ -95,6 +95,14 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   check(call, fi_ep_bind(ep_, &cq_->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION), "fi_ep_bind(cq, transmit)");
   check(call, fi_ep_bind(ep_, &cq_->fid, FI_RECV), "fi_ep_bind(cq, receive)");
   check(call, fi_enable(ep_), "fi_enable");
+  // A doorbell to ring peers' threads with where the provider talks through sockets; its
+  // port goes to the peers only where a thread answers it.
+  if (talks_through_sockets(provider_)) {
+    char own[512];
+    size_t length = sizeof own;
+    const uint16_t port = fi_getname(&ep_->fid, own, &length) == 0 ? doorbell_.open(std::string(own, length)) : 0;
+    doorbell_port_ = settings.waitable ? port : 0;
+  }
   // Some providers (sockets with manual progress) have no wait object to hand out either.
   if (cq_attr.wait_obj != FI_WAIT_NONE && fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_) != 0) wait_fd_ = -1;
   // The pipe that ends a progress thread's sleep (wake()), whichever way it sleeps.
@@ -190,6 +198,7 @@ std::string Engine::card() const {
     card.append(reinterpret_cast<const char*>(&size), sizeof size);
     card += key;
   }
+  card.append(reinterpret_cast<const char*>(&doorbell_port_), sizeof doorbell_port_);
   return card;
 }
 
@@ -237,9 +246,13 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
         fatal(call, "PE %zu sent a malformed endpoint address", pe);
       }
     }
+    uint16_t doorbell = 0;
+    take(&doorbell, sizeof doorbell);
     if (at != card.size()) fatal(call, "PE %zu sent a malformed endpoint address", pe);
+    doorbell_.add_peer(name, pe == static_cast<size_t>(my_pe) ? 0 : doorbell);
     if (watch_sockets_ && pe != static_cast<size_t>(my_pe)) peer_names.push_back(std::move(name));
   }
+  timeout_.set_nudges(doorbell_.fd() >= 0);
   if (watch_sockets_) {
     char own[512];
     size_t length = sizeof own;
@@ -250,6 +263,8 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
 
 void Engine::close() {
   if (!ep_) return;
+  doorbell_.close();
+  doorbell_port_ = 0;
   for (uint64_t key : mapped_keys_) fi_mr_unmap_key(domain_, key);
   mapped_keys_.clear();
   local_.close();  // every registration, mr_ among them

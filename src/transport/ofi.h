@@ -109,9 +109,10 @@ class Transport {
   // Puts carried in batches rather than as messages of their own.
   uint64_t coalesced_puts() const;
   // TANDEM_STATS: the times a progress thread woke because traffic arrived (not for a pause
-  // or a timeout), and the connections it sleeps on where the provider talks through
-  // sockets (socket_watch.h).
+  // or a timeout) and because a peer rang its doorbell (doorbell.h), and the connections it
+  // sleeps on where the provider talks through sockets (socket_watch.h).
   uint64_t traffic_wakes() const;
+  uint64_t doorbell_rings() const;
   size_t watched_connections() const;
   // TANDEM_STATS: the software atomic requests this PE served, and those of them that came
   // written into its request rings rather than as messages (request_rings.h).

@@ -34,6 +34,7 @@
 #include "core/config.h"
 #include "core/spin_lock.h"
 #include "transport/answer_slots.h"
+#include "transport/doorbell.h"
 #include "transport/net_timeout.h"
 #include "transport/ofi.h"
 #include "transport/ofi_local.h"
@@ -89,11 +90,12 @@ class Engine {
   void poll(const char* call) {
     flush(call);
     progress();
-    if (timeout_.on()) watch_outstanding(call);
+    if (timeout_.timing()) watch_outstanding(call);
   }
   void flush_if_idle();
   uint64_t coalesced_puts() const { return coalesced_.load(std::memory_order_relaxed); }
   uint64_t traffic_wakes() const { return traffic_wakes_.load(std::memory_order_relaxed); }
+  uint64_t doorbell_rings() const { return doorbell_rings_.load(std::memory_order_relaxed); }
   size_t watched_connections() const { return watched_.load(std::memory_order_relaxed); }
   uint64_t requests_served() const { return requests_served_.load(std::memory_order_relaxed); }
   uint64_t requests_from_rings() const { return requests_from_rings_.load(std::memory_order_relaxed); }
@@ -446,12 +448,20 @@ class Engine {
   std::atomic<uint64_t> reached_count_{0};
   uint64_t reached_seen_ = 0;
   bool rescan_due_ = false;  // a sleep timed out or a connection hung up: look again
-  // What the thread sleeps on: the CQ's wait object (or -1), the wake pipe, then the
-  // sockets; set_sleep_fds() builds it.
+  // This PE's doorbell (doorbell.h), which the progress thread watches, and the port it
+  // gives its peers: 0 without a thread to answer it.
+  Doorbell doorbell_;
+  uint16_t doorbell_port_ = 0;
+  // What the thread sleeps on: the CQ's wait object (or -1), the wake pipe, the doorbell
+  // (or -1), then the sockets (from kFirstSocket); set_sleep_fds() builds it.
   std::vector<pollfd> sleep_fds_;
+  static constexpr size_t kFirstSocket = 3;
   void set_sleep_fds();
   std::atomic<size_t> watched_{0};          // sockets in sleep_fds_ (TANDEM_STATS)
   std::atomic<uint64_t> traffic_wakes_{0};  // sleeps that traffic ended (TANDEM_STATS)
+  std::atomic<uint64_t> doorbell_rings_{0};  // rings the thread answered (TANDEM_STATS)
+  // A ring woke the thread: empties the doorbell and counts the ring.
+  void take_ring();
   Order order_ = Order::None;
   WriteLedger ledger_;  // the PEs that confirm_writes() confirms (Order All, Rma)
   int wake_pipe_[2] = {-1, -1};
@@ -464,6 +474,7 @@ class Engine {
   uint64_t pe_turns_seen_ = 0;         // the counts at the progress thread's last look (pe_driving())
   uint64_t pe_looks_seen_ = 0;
   int64_t pe_looks_seen_ns_ = 0;       // and when it was (monotonic_ns())
+  std::atomic<int64_t> pe_turn_ns_{0};  // when a PE thread last took either (monotonic_ns())
   long driving_pause_us_ = 50;         // wait_for_activity()'s pause while the PE drives
   bool pe_drove_ = false;              // the thread's last turn found the PE driving
   // Counted operations are counted as issued before they are posted, and as done when the

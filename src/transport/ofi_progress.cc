@@ -52,7 +52,9 @@ bool Engine::pe_driving() {
 void Engine::count_pe_turn(std::atomic<uint64_t>& count) {
   // A plain relaxed store, no read-modify-write: the progress thread only asks whether the
   // count moved, and two PE threads that race here still move it.
-  if (!helper_thread) count.store(count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  if (helper_thread) return;
+  count.store(count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  pe_turn_ns_.store(monotonic_ns(), std::memory_order_relaxed);
 }
 
 ssize_t Engine::read_cq(fi_cq_data_entry* entries, ServedRequests* served) {
@@ -158,7 +160,7 @@ void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const Serv
     }
     own = true;
   }
-  if (own && timeout_.on()) timeout_.completed();
+  if (own && timeout_.timing()) timeout_.completed();
   if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();
 }
 
@@ -174,10 +176,21 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
   // core a switch.  A PE inside the provider (the lock taken) drives too: the thread never
   // waits for the lock, which would spin on a core that the PEs need.
   constexpr int kDrivingPauseMaxUs = 400;
+  // A peer that rings the doorbell meanwhile has waited kNudgeNs for an operation that
+  // nobody served: unless the PE took a turn within kDrivingNowNs (it still drives, and the
+  // operation is merely long, a large transfer say), it has gone from its wait to computing,
+  // and the thread serves at once and looks again after the shortest pause.
+  constexpr int64_t kDrivingNowNs = 10000;
   if (pe_driving() || std::exchange(pe_drove_, false)) {
     const timespec pause{0, driving_pause_us_ * 1000L};
-    pollfd wake{wake_pipe_[0], POLLIN, 0};
-    ppoll(&wake, 1, &pause, nullptr);
+    pollfd woken[2] = {{wake_pipe_[0], POLLIN, 0}, {doorbell_.fd(), POLLIN, 0}};
+    if (ppoll(woken, 2, &pause, nullptr) > 0 && (woken[1].revents & POLLIN)) {
+      take_ring();
+      if (monotonic_ns() - pe_turn_ns_.load(std::memory_order_relaxed) < kDrivingNowNs) return;
+      read_cq_unless_busy();
+      driving_pause_us_ = kPollSleepUs;
+      return;
+    }
     driving_pause_us_ = driving_pause_us_ * 2 > kDrivingPauseMaxUs ? kDrivingPauseMaxUs : driving_pause_us_ * 2;
     return;
   }
@@ -226,14 +239,17 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
   if (sleep_fds_.empty()) set_sleep_fds();
   const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
   const int ready = ppoll(sleep_fds_.data(), sleep_fds_.size(), &timeout, nullptr);
-  if (ready > 0 && (sleep_fds_[1].revents & POLLIN)) {
+  const bool woken = ready > 0 && (sleep_fds_[1].revents & POLLIN);
+  const bool rung = ready > 0 && (sleep_fds_[2].revents & POLLIN);
+  if (woken) {
     char drained[16];
     ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
     (void)ignored;
   }
+  if (rung) take_ring();
   if (ready == 0) rescan_due_ = true;
-  if (ready > (sleep_fds_[1].revents & POLLIN ? 1 : 0)) traffic_wakes_.fetch_add(1, std::memory_order_relaxed);
-  for (size_t i = 2; ready > 0 && i < sleep_fds_.size(); ++i)
+  if (ready > (woken ? 1 : 0) + (rung ? 1 : 0)) traffic_wakes_.fetch_add(1, std::memory_order_relaxed);
+  for (size_t i = kFirstSocket; ready > 0 && i < sleep_fds_.size(); ++i)
     if (sleep_fds_[i].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) {
       watch_.drop(sleep_fds_[i].fd);
       rescan_due_ = true;
@@ -248,9 +264,14 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
 
 void Engine::set_sleep_fds() {
   // Without a wait object the first entry is ignored (poll skips negative descriptors).
-  sleep_fds_.assign({{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}});
+  sleep_fds_.assign({{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}, {doorbell_.fd(), POLLIN, 0}});
   for (int fd : watch_.sockets()) sleep_fds_.push_back({fd, POLLIN | POLLRDHUP, 0});
   watched_.store(watch_.sockets().size(), std::memory_order_relaxed);
+}
+
+void Engine::take_ring() {
+  doorbell_.drain();
+  doorbell_rings_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Engine::wake() {

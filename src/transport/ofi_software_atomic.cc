@@ -201,7 +201,7 @@ void Engine::collect_answers() {
   if (rings_.awaiting_acks()) n += rings_.collect_acks(reinterpret_cast<const char*>(ring_memory_.get()), ring_pes_);
   if (n == 0) return;
   software_answered_.fetch_add(n, std::memory_order_acq_rel);
-  if (timeout_.on()) timeout_.completed();
+  if (timeout_.timing()) timeout_.completed();
 }
 
 void Engine::software_atomic_run(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "core/backoff.h"
 #include "core/clock.h"
@@ -45,7 +46,9 @@ NetTimeout::Verdict NetTimeout::check(Wait& w, int64_t* idle_ns) {
   }
   const int64_t since = std::max(w.start_ns, last_completion_ns_.load(std::memory_order_relaxed));
   *idle_ns = now - since;
-  if (*idle_ns < timeout_ns_ / 2) {
+  if (*idle_ns < kNudgeNs) w.nudged = false;
+  else if (!std::exchange(w.nudged, true) && nudges_) return Verdict::Nudge;
+  if (!on() || *idle_ns < timeout_ns_ / 2) {
     w.probed = false;
     return Verdict::Wait;
   }
@@ -87,6 +90,10 @@ void Engine::check_stall(const char* call, NetTimeout::Wait& w, int pe) {
   int64_t idle_ns = 0;
   switch (timeout_.check(w, &idle_ns)) {
     case NetTimeout::Verdict::Wait:
+      return;
+    case NetTimeout::Verdict::Nudge:
+      if (pe >= 0) doorbell_.ring(pe);
+      else timeout_.for_each_candidate([&](int p) { doorbell_.ring(p); });
       return;
     case NetTimeout::Verdict::Probe:
       // A retry of a busy provider knows its target (pe) and names it directly.

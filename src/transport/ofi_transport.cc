@@ -25,6 +25,7 @@ void Transport::poll(const char* call) { engine_->poll(call); }
 void Transport::flush_if_idle() { engine_->flush_if_idle(); }
 uint64_t Transport::coalesced_puts() const { return engine_->coalesced_puts(); }
 uint64_t Transport::traffic_wakes() const { return engine_->traffic_wakes(); }
+uint64_t Transport::doorbell_rings() const { return engine_->doorbell_rings(); }
 size_t Transport::watched_connections() const { return engine_->watched_connections(); }
 uint64_t Transport::requests_served() const { return engine_->requests_served(); }
 uint64_t Transport::requests_from_rings() const { return engine_->requests_from_rings(); }

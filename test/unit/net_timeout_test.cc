@@ -44,6 +44,51 @@ TEST(NetTimeout, OffUnlessSet) {
   EXPECT_EQ(due, 10);  // the clock is read every kTurns turns only
 }
 
+// The nudges alone (no timeout): after NetTimeout::kNudgeNs without a completion, once per
+// stretch; never a probe or a report.
+TEST(NetTimeout, NudgesOncePerStretch) {
+  NetTimeout t;
+  t.reset(4, 0);
+  t.set_nudges(true);
+  EXPECT_FALSE(t.on());
+  EXPECT_TRUE(t.timing());
+  NetTimeout::Wait w;
+  int64_t idle = 0;
+  EXPECT_TRUE(t.due(w));
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Wait);  // the wait begins
+  sleep_ms(1);
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Nudge);
+  EXPECT_GE(idle, NetTimeout::kNudgeNs);
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Wait);  // once
+  sleep_ms(10);
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Wait);  // no timeout to probe for
+  t.completed();
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Wait);
+  sleep_ms(1);
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Nudge);  // a new stretch
+}
+
+TEST(NetTimeout, NudgesTheCandidates) {
+  NetTimeout t;
+  t.reset(6, 0);
+  t.issued(2);
+  t.idle();
+  t.issued(4);
+  t.issued(5);
+  std::vector<int> rung;
+  t.for_each_candidate([&](int pe) { rung.push_back(pe); });
+  EXPECT_EQ(rung, (std::vector<int>{4, 5}));
+}
+
+TEST_F(NetTimeoutOn, NudgesThenProbes) {
+  t.set_nudges(true);
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Wait);
+  sleep_ms(550);
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Nudge);
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Probe);
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Wait);
+}
+
 TEST_F(NetTimeoutOn, WaitsThenProbesOnceThenReports) {
   EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Wait);  // the wait begins
   EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Wait);
