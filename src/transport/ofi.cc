@@ -408,6 +408,7 @@ void Engine::write_message(const char* call, int pe, int segment, uint64_t offse
     flags |= FI_REMOTE_CQ_DATA;
     msg.data = *data;
   }
+  timeout_.sized(bytes);
   if (flags & FI_COMPLETION) {
     post_with(call, "a write to", pe, owner, hold, [&](void* context_to_post) {
       msg.context = context_to_post;
@@ -430,6 +431,7 @@ void Engine::read_message(const char* call, int pe, int segment, uint64_t offset
   fi_msg_rma msg;
   rma_message(pe, segment, offset, &iov, &desc, &rma, &msg);
   reads_issued_.fetch_add(1, std::memory_order_acq_rel);
+  timeout_.sized(bytes);
   post_with(call, "a read from", pe, context, hold, [&](void* context_to_post) {
     msg.context = context_to_post;
     return fi_readmsg(ep_, &msg, FI_COMPLETION);

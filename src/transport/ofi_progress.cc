@@ -186,8 +186,8 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
     pollfd woken[2] = {{wake_pipe_[0], POLLIN, 0}, {doorbell_.fd(), POLLIN, 0}};
     if (ppoll(woken, 2, &pause, nullptr) > 0 && (woken[1].revents & POLLIN)) {
       take_ring();
-      if (monotonic_ns() - pe_turn_ns_.load(std::memory_order_relaxed) < kDrivingNowNs) return;
-      read_cq_unless_busy();
+      if (monotonic_ns() - pe_turn_ns_.load(std::memory_order_relaxed) < kDrivingNowNs || !read_cq_unless_busy())
+        return;
       driving_pause_us_ = kPollSleepUs;
       return;
     }

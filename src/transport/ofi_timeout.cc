@@ -46,7 +46,8 @@ NetTimeout::Verdict NetTimeout::check(Wait& w, int64_t* idle_ns) {
   }
   const int64_t since = std::max(w.start_ns, last_completion_ns_.load(std::memory_order_relaxed));
   *idle_ns = now - since;
-  if (*idle_ns < kNudgeNs) w.nudged = false;
+  const auto bytes = static_cast<int64_t>(epoch_bytes_.load(std::memory_order_relaxed));
+  if (*idle_ns < kNudgeNs + bytes * kNudgeNsPerByte) w.nudged = false;
   else if (!std::exchange(w.nudged, true) && nudges_) return Verdict::Nudge;
   if (!on() || *idle_ns < timeout_ns_ / 2) {
     w.probed = false;

@@ -68,6 +68,23 @@ TEST(NetTimeout, NudgesOncePerStretch) {
   EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Nudge);  // a new stretch
 }
 
+// A transfer that is merely long rings no one: the nudge waits kNudgeNsPerByte longer per
+// byte of the operations since the last idle().
+TEST(NetTimeout, NudgesLaterForLargeTransfers) {
+  NetTimeout t;
+  t.reset(2, 0);
+  t.set_nudges(true);
+  NetTimeout::Wait w;
+  int64_t idle = 0;
+  t.sized(100'000'000 / NetTimeout::kNudgeNsPerByte);  // 100 ms
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Wait);
+  sleep_ms(2);
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Wait);
+  t.idle();  // nothing outstanding: the bytes no longer count
+  sleep_ms(1);
+  EXPECT_EQ(t.check(w, &idle), NetTimeout::Verdict::Nudge);
+}
+
 TEST(NetTimeout, NudgesTheCandidates) {
   NetTimeout t;
   t.reset(6, 0);
