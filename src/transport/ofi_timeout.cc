@@ -71,12 +71,9 @@ void NetTimeout::report(const char* call, int pe, int64_t idle_ns) const {
   if (pe >= 0) {
     name(static_cast<size_t>(pe));
   } else {
-    const uint32_t epoch = epoch_.load(std::memory_order_relaxed);
     for (size_t p = 0; p < pes_; ++p)
       if (probes_[p].load(std::memory_order_acquire) == kOut) name(p);
-    const bool probes_out = count > 0;
-    for (size_t p = 0; !probes_out && p < pes_; ++p)
-      if (__atomic_load_n(&peer_epoch_[p], __ATOMIC_RELAXED) == epoch) name(p);
+    if (count == 0) for_each_candidate([&](int p) { name(static_cast<size_t>(p)); });
   }
   if (count == 0)
     fatal(call, "no network operation has completed for %.0f s with operations outstanding (TANDEM_NET_TIMEOUT)",
