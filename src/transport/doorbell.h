@@ -12,11 +12,11 @@
 // not, or whose socket cannot be opened, has no doorbell and is never rung.
 #pragma once
 
-#include <sys/socket.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "transport/socket_name.h"
 
 namespace tandem::ofi {
 
@@ -37,12 +37,8 @@ class Doorbell {
   void drain() const;
 
  private:
-  struct Peer {
-    sockaddr_storage address;
-    socklen_t length;  // 0: no doorbell
-  };
   int fd_ = -1;
-  std::vector<Peer> peers_;
+  std::vector<SocketName> peers_;  // no address: no doorbell
 };
 
 }  // namespace tandem::ofi

@@ -98,9 +98,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   // A doorbell to ring peers' threads with where the provider talks through sockets; its
   // port goes to the peers only where a thread answers it.
   if (talks_through_sockets(provider_)) {
-    char own[512];
-    size_t length = sizeof own;
-    const uint16_t port = fi_getname(&ep_->fid, own, &length) == 0 ? doorbell_.open(std::string(own, length)) : 0;
+    const uint16_t port = doorbell_.open(endpoint_name(call));
     doorbell_port_ = settings.waitable ? port : 0;
   }
   // Some providers (sockets with manual progress) have no wait object to hand out either.
@@ -172,12 +170,18 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
 
 // A PE's card: its endpoint address, then per region (segments, own, rings) the base address and
 // the key: 8 bytes, or with FI_MR_RAW the byte string that peers map.
-std::string Engine::card() const {
+std::string Engine::endpoint_name(const char* call) const {
   char name[512];
   size_t length = sizeof name;
-  if (fi_getname(&ep_->fid, name, &length) != 0) fatal("shmem_init", "libfabric: fi_getname failed");
+  if (fi_getname(&ep_->fid, name, &length) != 0) fatal(call, "libfabric: fi_getname failed");
+  return std::string(name, length);
+}
+
+std::string Engine::card() const {
+  const std::string name = endpoint_name("shmem_init");
+  const size_t length = name.size();
   std::string card(reinterpret_cast<const char*>(&length), sizeof length);
-  card.append(name, length);
+  card += name;
   for (int r = 0; r < kRegions; ++r) {
     uint64_t base = r == kOwn     ? reinterpret_cast<uint64_t>(&own_)
                     : r == kRings ? reinterpret_cast<uint64_t>(ring_memory_.get())
@@ -211,7 +215,8 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
   timeout_.reset(cards.size(), my_pe);
   peer_segment_.assign(cards.size() * kRegions, PeerSegment{0, 0});
   rings_.reset(rings_on_ ? cards.size() : 0);
-  std::vector<std::string> peer_names;  // for the socket watch
+  std::string own_name;                 // for the socket watch
+  std::vector<std::string> peer_names;
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];
     size_t at = 0;
@@ -250,13 +255,12 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
     take(&doorbell, sizeof doorbell);
     if (at != card.size()) fatal(call, "PE %zu sent a malformed endpoint address", pe);
     doorbell_.add_peer(name, pe == static_cast<size_t>(my_pe) ? 0 : doorbell);
-    if (watch_sockets_ && pe != static_cast<size_t>(my_pe)) peer_names.push_back(std::move(name));
+    if (pe == static_cast<size_t>(my_pe)) own_name = std::move(name);
+    else if (watch_sockets_) peer_names.push_back(std::move(name));
   }
   timeout_.set_nudges(doorbell_.fd() >= 0);
   if (watch_sockets_) {
-    char own[512];
-    size_t length = sizeof own;
-    if (fi_getname(&ep_->fid, own, &length) == 0) watch_.start(std::string(own, length), peer_names);
+    watch_.start(own_name, peer_names);
     reached_.reset(new std::atomic<bool>[cards.size()]());
   }
 }

@@ -40,6 +40,7 @@
 #include "transport/ofi_local.h"
 #include "transport/ofi_message.h"
 #include "transport/ofi_provider.h"
+#include "transport/pe_activity.h"
 #include "transport/request_rings.h"
 #include "transport/socket_watch.h"
 #include "transport/write_ledger.h"
@@ -143,6 +144,7 @@ class Engine {
   size_t inject_size() const { return inject_size_; }
   void set_timeout(double seconds) { timeout_.set(seconds); }
  private:
+  std::string endpoint_name(const char* call) const;  // as fi_getname gives it
   static constexpr int kCqBatch = 8;  // completion entries read per turn
   // One read of the CQ, skipped when another thread holds the lock (look(), the progress
   // thread); false if skipped.
@@ -194,9 +196,6 @@ class Engine {
   void post_notification(const char* call, int pe, uint64_t data);
   void count_write() { writes_done_.fetch_add(1, std::memory_order_acq_rel); }
   void count_read() { reads_done_.fetch_add(1, std::memory_order_acq_rel); }
-  // Counts a turn of a PE thread (not of the progress thread) in the engine, in pe_turns_
-  // (progress(): a wait in the library) or pe_looks_ (look()): pe_driving().
-  void count_pe_turn(std::atomic<uint64_t>& count);
   // Ends the PE with the error the CQ holds, naming what failed by its context.
   [[noreturn]] void report_error(const char* call);
   uint64_t remote_address(int pe, int segment, uint64_t offset) const;
@@ -469,12 +468,7 @@ class Engine {
   // last time, read after work was added (a write counted as issued, say; both sequentially
   // consistent), so new work never goes unnoticed by a thread about to sleep.
   std::atomic<bool> sleeping_{false};
-  std::atomic<uint64_t> pe_turns_{0};  // progress() calls by PE threads
-  std::atomic<uint64_t> pe_looks_{0};  // look() calls by PE threads
-  uint64_t pe_turns_seen_ = 0;         // the counts at the progress thread's last look (pe_driving())
-  uint64_t pe_looks_seen_ = 0;
-  int64_t pe_looks_seen_ns_ = 0;       // and when it was (monotonic_ns())
-  std::atomic<int64_t> pe_turn_ns_{0};  // when a PE thread last took either (monotonic_ns())
+  PeActivity pe_;  // progress() and look() by the PE's threads: pe_driving()
   long driving_pause_us_ = 50;         // wait_for_activity()'s pause while the PE drives
   bool pe_drove_ = false;              // the thread's last turn found the PE driving
   // Counted operations are counted as issued before they are posted, and as done when the

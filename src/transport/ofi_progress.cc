@@ -15,47 +15,15 @@
 #include <vector>
 
 #include "core/backoff.h"
-#include "core/clock.h"
 #include "core/error.h"
 #include "transport/ofi_engine.h"
 #include "transport/ofi_post.h"
 
 namespace tandem::ofi {
 
-namespace {
-thread_local bool helper_thread = false;  // the progress thread, not a PE's own
-}  // namespace
+void Engine::mark_helper_thread() { PeActivity::mark_helper_thread(); }
 
-void Engine::mark_helper_thread() { helper_thread = true; }
-
-bool Engine::pe_driving() {
-  // A PE that tests a flag between sleeps of 50 us looks every 60-100 us; one that spins on
-  // a test, every microsecond or so.
-  constexpr uint64_t kSpinningLookNs = 20000;
-  // Waits counted since a look this long ago (the thread slept on the wait object) may be
-  // the last ones before the PE went off to compute, such as the end of a barrier: they say
-  // nothing of now, and pausing for them would hold up the traffic that woke the thread.  A
-  // PE that still waits is seen at the next look, a pause (at most 400 us) later.
-  constexpr uint64_t kStaleNs = 1000000;
-  const int64_t now_ns = monotonic_ns();
-  const uint64_t turns = pe_turns_.load(std::memory_order_relaxed);
-  const uint64_t looks = pe_looks_.load(std::memory_order_relaxed);
-  const auto elapsed = static_cast<uint64_t>(now_ns - pe_looks_seen_ns_);
-  const bool waited = turns != pe_turns_seen_ && elapsed < kStaleNs;
-  const bool spun = looks != pe_looks_seen_ && (looks - pe_looks_seen_) * kSpinningLookNs >= elapsed;
-  pe_turns_seen_ = turns;
-  pe_looks_seen_ = looks;
-  pe_looks_seen_ns_ = now_ns;
-  return waited || spun;
-}
-
-void Engine::count_pe_turn(std::atomic<uint64_t>& count) {
-  // A plain relaxed store, no read-modify-write: the progress thread only asks whether the
-  // count moved, and two PE threads that race here still move it.
-  if (helper_thread) return;
-  count.store(count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  pe_turn_ns_.store(monotonic_ns(), std::memory_order_relaxed);
-}
+bool Engine::pe_driving() { return pe_.driving(); }
 
 ssize_t Engine::read_cq(fi_cq_data_entry* entries, ServedRequests* served) {
   const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
@@ -78,7 +46,7 @@ ssize_t Engine::read_cq(fi_cq_data_entry* entries, ServedRequests* served) {
 }
 
 void Engine::progress() {
-  count_pe_turn(pe_turns_);
+  pe_.count_turn();
   fi_cq_data_entry entries[kCqBatch];
   ServedRequests served;
   ssize_t n;
@@ -91,7 +59,7 @@ void Engine::progress() {
 
 void Engine::look() {
   flush("progress");
-  count_pe_turn(pe_looks_);
+  pe_.count_look();
   read_cq_unless_busy();
 }
 
@@ -186,7 +154,7 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
     pollfd woken[2] = {{wake_pipe_[0], POLLIN, 0}, {doorbell_.fd(), POLLIN, 0}};
     if (ppoll(woken, 2, &pause, nullptr) > 0 && (woken[1].revents & POLLIN)) {
       take_ring();
-      if (monotonic_ns() - pe_turn_ns_.load(std::memory_order_relaxed) < kDrivingNowNs || !read_cq_unless_busy())
+      if (pe_.since_last_ns() < kDrivingNowNs || !read_cq_unless_busy())
         return;
       driving_pause_us_ = kPollSleepUs;
       return;

@@ -1,61 +1,25 @@
 #include "transport/socket_watch.h"
 
-#include <arpa/inet.h>
 #include <dirent.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
+
+#include "transport/socket_name.h"
 
 namespace tandem::ofi {
-
-namespace {
-
-// A socket address as a comparable string: family and port, then (`with_address`) the
-// address bytes; empty if `name` is no IPv4 or IPv6 address.
-std::string key(const void* name, size_t length, bool with_address) {
-  sockaddr_storage a{};
-  if (length < sizeof(sa_family_t) || length > sizeof a) return {};
-  memcpy(&a, name, length);
-  std::string k(1, static_cast<char>(a.ss_family));
-  if (a.ss_family == AF_INET && length >= sizeof(sockaddr_in)) {
-    const auto& in = reinterpret_cast<const sockaddr_in&>(a);
-    k.append(reinterpret_cast<const char*>(&in.sin_port), sizeof in.sin_port);
-    if (with_address) k.append(reinterpret_cast<const char*>(&in.sin_addr), sizeof in.sin_addr);
-    return k;
-  }
-  if (a.ss_family == AF_INET6 && length >= sizeof(sockaddr_in6)) {
-    const auto& in6 = reinterpret_cast<const sockaddr_in6&>(a);
-    k.append(reinterpret_cast<const char*>(&in6.sin6_port), sizeof in6.sin6_port);
-    if (with_address) k.append(reinterpret_cast<const char*>(&in6.sin6_addr), sizeof in6.sin6_addr);
-    return k;
-  }
-  return {};
-}
-
-// Whether `name` (an IPv4 or IPv6 address, `length` bytes) is the wildcard address.
-bool wildcard(const void* name, size_t length) {
-  sockaddr_storage a{};
-  memcpy(&a, name, length);
-  if (a.ss_family == AF_INET) return reinterpret_cast<const sockaddr_in&>(a).sin_addr.s_addr == htonl(INADDR_ANY);
-  return IN6_IS_ADDR_UNSPECIFIED(&reinterpret_cast<const sockaddr_in6&>(a).sin6_addr);
-}
-
-}  // namespace
 
 void SocketWatch::start(const std::string& own, const std::vector<std::string>& peers) {
   on_ = false;
   sockets_.clear();
   peers_.clear();
-  own_ = key(own.data(), own.size(), true);
-  if (own_.empty()) return;
-  own_any_ = wildcard(own.data(), own.size());
-  if (own_any_) own_ = key(own.data(), own.size(), false);
+  const SocketName name(own);
+  if (!name.ok()) return;
+  own_any_ = name.wildcard();
+  own_ = name.key(!own_any_);
   for (const std::string& peer : peers) {
-    std::string k = key(peer.data(), peer.size(), true);
+    std::string k = SocketName(peer).key(true);
     if (k.empty()) return;
     peers_.push_back(std::move(k));
   }
@@ -88,13 +52,13 @@ bool SocketWatch::rescan() {
     sockaddr_storage address;
     socklen_t length = sizeof address;
     if (getsockname(static_cast<int>(fd), reinterpret_cast<sockaddr*>(&address), &length) != 0) continue;
-    if (key(&address, length, !own_any_) == own_) {
+    if (SocketName(&address, length).key(!own_any_) == own_) {
       found.push_back(static_cast<int>(fd));
       continue;
     }
     length = sizeof address;
     if (getpeername(static_cast<int>(fd), reinterpret_cast<sockaddr*>(&address), &length) == 0 &&
-        std::binary_search(peers_.begin(), peers_.end(), key(&address, length, true)))
+        std::binary_search(peers_.begin(), peers_.end(), SocketName(&address, length).key(true)))
       found.push_back(static_cast<int>(fd));
   }
   closedir(dir);

@@ -36,9 +36,9 @@ class SocketWatch {
 
  private:
   bool on_ = false;
-  std::string own_;                 // key() of the own name; without its address if that is a wildcard
+  std::string own_;                 // SocketName::key() of the own name; without its address if that is a wildcard
   bool own_any_ = false;            // the own name is a wildcard address: only its port counts
-  std::vector<std::string> peers_;  // key() of each peer's name, sorted
+  std::vector<std::string> peers_;  // SocketName::key() of each peer's name, sorted
   std::vector<int> sockets_;
   std::vector<unsigned long> dropped_;  // inode numbers of the connections drop() left out
 };
