@@ -5,12 +5,6 @@
 
 namespace tandem {
 
-Runtime& rt() {
-  // Never destroyed: exit paths and atexit handlers may still read it.
-  static Runtime* runtime = new Runtime;
-  return *runtime;
-}
-
 namespace {
 constexpr unsigned kLocalAccessesPerClockRead = 32;
 constexpr int64_t kLocalLookIntervalUs = 50;

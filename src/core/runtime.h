@@ -8,6 +8,7 @@
 
 #include "core/config.h"
 #include "core/error.h"
+#include "core/singleton.h"
 
 namespace tandem {
 
@@ -55,7 +56,7 @@ struct Runtime {
   bool is_local(int pe) const { return heap.peer_base[static_cast<size_t>(pe)] != nullptr; }
 };
 
-Runtime& rt();
+inline Runtime& rt() { return Singleton<Runtime>::get(); }
 
 // Checks common to every communication call: initialised, pe in range.
 inline void check_ready(const char* call) {

@@ -25,10 +25,17 @@ Target locate_slow(const char* call, const char* what, const void* addr, size_t 
 
 inline Target locate(const char* call, const char* what, const void* addr, size_t len, int pe) {
   Runtime& r = rt();
-  const size_t offset = static_cast<size_t>(static_cast<const char*>(addr) - r.heap.base);
-  if (offset < r.heap.size && len <= r.heap.size - offset && pe >= 0 && pe < r.n_pes && !r.config.debug) {
-    char* peer = r.heap.peer_base[static_cast<size_t>(pe)];
-    return Target{peer ? peer + offset : nullptr, pe, kHeapSegment, offset};
+  if (pe >= 0 && pe < r.n_pes && !r.config.debug) {
+    // The heap, then the globals (symmetric arrays in a program's globals are as common).
+    const int id = r.heap.contains(addr) ? kHeapSegment : r.data.contains(addr) ? kDataSegment : -1;
+    if (id >= 0) {
+      const Segment& seg = id == kHeapSegment ? r.heap : r.data;
+      const size_t offset = static_cast<size_t>(static_cast<const char*>(addr) - seg.base);
+      if (len <= seg.size - offset) {
+        char* peer = seg.peer_base[static_cast<size_t>(pe)];
+        return Target{peer ? peer + offset : nullptr, pe, id, offset};
+      }
+    }
   }
   return locate_slow(call, what, addr, len, pe);
 }

@@ -101,11 +101,6 @@ std::string Scheduler::describe_threshold() const {
   return line;
 }
 
-Scheduler& scheduler() {
-  static Scheduler instance;
-  return instance;
-}
-
 void Scheduler::submit(const char* call, const Op& op) {
   if (op.remote.mapped) {
     if (network_) look_now_and_then();  // a program may spin on node-local copies too

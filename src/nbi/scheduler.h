@@ -225,7 +225,7 @@ class Scheduler {
   std::atomic<uint64_t> deferred_ops_{0}, deferred_bytes_{0}, overlapped_bytes_{0}, early_drains_{0};
 };
 
-Scheduler& scheduler();
+inline Scheduler& scheduler() { return Singleton<Scheduler>::get(); }
 
 template <typename T>
 T Scheduler::atomic(const char* call, const Target& remote, shm::AmoOp op, T operand, T compare, bool fetch) {
