@@ -206,8 +206,8 @@ void runtime_init(const char* call, int requested_threads) {
     const bool own_core = proxy && spare >= 0;
     auto duty = [&](Config::Switch s) { return proxy && (s == Config::Switch::On || (s == Config::Switch::Auto && own_core)); };
     scheduler().set_progress_thread(own_core, duty(r.config.proxy_writes), duty(r.config.proxy_copies));
+    r.progress_thread = proxy;  // before it starts: notify.cc locks its state from then on
     if (proxy) progress_thread().start(network, spare);
-    r.progress_thread = proxy;
   }
   // What every wait does each turn: drain this PE's notification ring (a node peer may be
   // held back by a full one; nothing to drain before notify::init), and drive the network
@@ -313,8 +313,8 @@ void runtime_finalize(const char* call) {
     boot().fence(call);
     r.progress = [](const char*) { notify::poll(); };
     r.look = notify::poll;
-    r.progress_thread = false;
     progress_thread().stop();
+    r.progress_thread = false;  // once it has stopped (see above)
     scheduler().configure(~size_t{0}, nullptr);
     scheduler().set_progress_thread(false, false, false);
     network_transport().close();

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <map>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -63,21 +61,17 @@ Ring* my_ring = nullptr;
 std::unique_ptr<std::atomic<uint64_t>[]> head_seen;  // per PE: publish()
 size_t ring_offset = 0;  // in the heap, the same on every PE
 
-// The target side, one per process: guarded by `mutex`, a lock that spins (every section
-// it guards is short, and a waiter's turn is on the path of every notification).  Started
-// requests wait in start order: those for one (source, tag) in a queue of their own, found
-// in one lookup and linked through the requests themselves (an arrival touches no memory
-// but the pair's entry and its request), and those with a wildcard in a list that every
-// arrival scans.  An arrival goes to the earlier started of the first request in its queue
-// and the first wildcard request that matches.
+// The target side, one per process: guarded by `mutex` where another thread may use it
+// (StateLock), a lock that spins (every section it guards is short, and a waiter's turn is
+// on the path of every notification).  Started requests wait in start order: those for one
+// (source, tag) in a queue of their own, in the pair's entry of a table and linked through
+// the requests themselves (an arrival touches no memory but the pair's entry and its
+// request), and those with a wildcard in a list that every arrival scans.  An arrival goes
+// to the earlier started of the first request in its queue and the first wildcard request
+// that matches; one that matches none is counted in its pair's entry, until a request
+// started later takes it.
 SpinLock mutex;
-uint64_t starts = 0;                // start order
-struct PairHash {
-  size_t operator()(const std::pair<int, int>& k) const {
-    return std::hash<uint64_t>()((static_cast<uint64_t>(static_cast<uint32_t>(k.first)) << 32) |
-                                 static_cast<uint32_t>(k.second));
-  }
-};
+uint64_t starts = 0;  // start order
 struct Queue {
   Request* first = nullptr;
   Request* last = nullptr;
@@ -91,24 +85,91 @@ struct Queue {
     if (!first) last = nullptr;
   }
 };
-std::unordered_map<std::pair<int, int>, Queue, PairHash> exact;
-std::vector<Request*> wildcard;
-// The queue of the pair last looked up (a producer-consumer pair asks for the same one over
-// and over); queues are never erased, so the pointer stays valid.
-std::pair<int, int> last_pair{SHMEMX_ANY_PE, SHMEMX_ANY_TAG};
-Queue* last_queue = nullptr;
-
-Queue* queue_of(const std::pair<int, int>& pair, bool make) {
-  if (last_queue && pair == last_pair) return last_queue;
-  auto it = exact.find(pair);
-  if (it == exact.end()) {
-    if (!make) return nullptr;
-    it = exact.emplace(pair, Queue()).first;
+struct Pair {
+  Queue queue;
+  uint64_t unexpected = 0;  // arrivals that no started request took
+};
+// The pairs, by pack(source, tag): open addressing with linear probing, each key beside its
+// entry, so that an arrival costs a multiplication and, mostly, one cache line, and one that
+// comes before its request (a sender ahead of its receiver) allocates nothing (a program
+// that starts a request per row or per step has thousands of pairs).  Entries are never
+// erased: a pair's next request or arrival takes its entry again.
+class Pairs {
+ public:
+  Pair* find(uint64_t key) {
+    for (size_t i = slot(key);; i = (i + 1) & mask()) {
+      if (entries_[i].key == key) return &entries_[i].pair;
+      if (entries_[i].key == kEmpty) return nullptr;
+    }
   }
-  last_pair = pair;
-  return last_queue = &it->second;
+  // May move every entry: pointers from find() are stale afterwards.
+  Pair* find_or_add(uint64_t key) {
+    if (Pair* p = find(key)) return p;
+    if (2 * (used_ + 1) > entries_.size()) grow();
+    size_t i = slot(key);
+    while (entries_[i].key != kEmpty) i = (i + 1) & mask();
+    entries_[i].key = key;
+    ++used_;
+    return &entries_[i].pair;
+  }
+  template <typename Visit>
+  void for_each(Visit visit) {
+    for (Entry& e : entries_)
+      if (e.key != kEmpty) visit(e.key, e.pair);
+  }
+
+ private:
+  static constexpr uint64_t kEmpty = ~uint64_t{0};  // no pair: a source and a tag are >= 0
+  struct Entry {
+    uint64_t key = kEmpty;
+    Pair pair;
+  };
+  size_t mask() const { return entries_.size() - 1; }
+  size_t slot(uint64_t key) const { return static_cast<size_t>((key * 0x9e3779b97f4a7c15ull) >> shift_); }
+  void grow() {
+    std::vector<Entry> old(entries_.size() * 2);
+    old.swap(entries_);
+    --shift_;
+    for (const Entry& e : old) {
+      if (e.key == kEmpty) continue;
+      size_t i = slot(e.key);
+      while (entries_[i].key != kEmpty) i = (i + 1) & mask();
+      entries_[i] = e;
+    }
+  }
+  std::vector<Entry> entries_ = std::vector<Entry>(16);
+  unsigned shift_ = 64 - 4;  // 64 - log2(entries_.size())
+  size_t used_ = 0;
+};
+Pairs pairs;
+std::vector<Request*> wildcard;
+uint64_t unexpected = 0;  // the sum of the pairs' counts
+
+// Whether another thread may use the matching state at the same time: the program's own
+// (SHMEM_THREAD_MULTIPLE) or a progress thread (it delivers the notifications that come
+// over the network).  Otherwise `mutex` is left alone and a request is taken back with a
+// plain store: an uncontended lock and a compare-and-swap still cost a locked instruction
+// each, a good part of a notification's cost on a node.
+bool shared_state() {
+  const Runtime& r = rt();
+  return r.thread_level == SHMEM_THREAD_MULTIPLE || r.progress_thread;
 }
-std::map<std::pair<int, int>, uint64_t> unexpected;  // (source, tag) -> notifications
+
+// `mutex`, held for the scope where shared_state().
+class StateLock {
+ public:
+  StateLock() : held_(shared_state()) {
+    if (held_) mutex.lock();
+  }
+  ~StateLock() {
+    if (held_) mutex.unlock();
+  }
+  StateLock(const StateLock&) = delete;
+  StateLock& operator=(const StateLock&) = delete;
+
+ private:
+  const bool held_;
+};
 
 // Counts one notification for `r`; true if that completed it.
 bool count(Request* r, int source, int tag) {
@@ -119,21 +180,32 @@ bool count(Request* r, int source, int tag) {
   return true;
 }
 
-void deliver_locked(int source, int tag) {
-  Queue* queue = queue_of({source, tag}, false);
-  Request* first = queue ? queue->first : nullptr;
+// Records one arrival; true if it completed a request.
+bool deliver_locked(int source, int tag) {
+  Pair* pair = pairs.find(pack(source, tag));
+  Request* first = pair ? pair->queue.first : nullptr;
   auto w = wildcard.begin();
   while (w != wildcard.end() && !(*w)->matches(source, tag)) ++w;
   if (w != wildcard.end() && (!first || (*w)->started < first->started)) {
-    if (count(*w, source, tag)) wildcard.erase(w);
-  } else if (first) {
-    if (count(first, source, tag)) queue->pop();  // an empty queue stays, for the pair's next request
-  } else {
-    ++unexpected[{source, tag}];
+    if (!count(*w, source, tag)) return false;
+    wildcard.erase(w);
+    return true;
   }
+  if (first) {
+    if (!count(first, source, tag)) return false;
+    pair->queue.pop();
+    return true;
+  }
+  ++pairs.find_or_add(pack(source, tag))->unexpected;
+  ++unexpected;
+  return false;
 }
 
-void drain_locked() {
+// Delivers what the ring holds, in order; with `until_complete`, only until an arrival
+// completes a request.  A waiter then takes its request at once: looking whether the next
+// slot is filled means reading a line that its publisher is about to write, a transfer
+// between cores on the path of every notification (40-50 ns of a 200 ns ping-pong).
+void drain_locked(bool until_complete = false) {
   if (!my_ring) return;
   uint64_t h = my_ring->head.load(std::memory_order_relaxed);
   for (;;) {
@@ -141,7 +213,7 @@ void drain_locked() {
     if (s.seq.load(std::memory_order_acquire) != h + 1) break;
     const int source = s.source, tag = s.tag;
     my_ring->head.store(++h, std::memory_order_release);  // the slot may be reused now
-    deliver_locked(source, tag);
+    if (deliver_locked(source, tag) && until_complete) break;
   }
 }
 
@@ -153,8 +225,9 @@ bool valid(const Request* r) { return r && r->magic == Request::kLive; }
 // (or another thread took it first).
 bool take(Request* r, shmemx_notify_status_t* status) {
   State complete = State::Complete;
-  if (r->state.load(std::memory_order_relaxed) != complete ||
-      !r->state.compare_exchange_strong(complete, State::Inactive, std::memory_order_acquire)) return false;
+  if (r->state.load(std::memory_order_acquire) != complete) return false;
+  if (!shared_state()) r->state.store(State::Inactive, std::memory_order_relaxed);
+  else if (!r->state.compare_exchange_strong(complete, State::Inactive, std::memory_order_acquire)) return false;
   if (status) *status = shmemx_notify_status_t{r->last_source, r->last_tag, r->counted};
   return true;
 }
@@ -170,7 +243,7 @@ void init(const char* call) {
 }
 
 void deliver(int source, int tag) {
-  std::lock_guard<SpinLock> lock(mutex);
+  StateLock lock;
   deliver_locked(source, tag);
 }
 
@@ -202,8 +275,9 @@ void poll() {
   if (!my_ring) return;
   const uint64_t h = my_ring->head.load(std::memory_order_relaxed);
   if (my_ring->slots[h % kSlots].seq.load(std::memory_order_acquire) != h + 1) return;
+  if (!shared_state()) return drain_locked(true);
   std::unique_lock<SpinLock> lock(mutex, std::try_to_lock);
-  if (lock.owns_lock()) drain_locked();
+  if (lock.owns_lock()) drain_locked(true);
 }
 
 int request_init(int source_pe, int tag, int expected_count, shmemx_notify_t* req) {
@@ -223,7 +297,7 @@ int request_init(int source_pe, int tag, int expected_count, shmemx_notify_t* re
 int request_start(shmemx_notify_t r) {
   check_ready("shmemx_notify_start");
   if (!valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
-  std::lock_guard<SpinLock> lock(mutex);
+  StateLock lock;
   if (r->state != State::Inactive) return SHMEMX_NOTIFY_ERR_ACTIVE;
   drain_locked();
   r->counted = 0;
@@ -231,25 +305,26 @@ int request_start(shmemx_notify_t r) {
   // Notifications that arrived before the start: no started request matched them.  A request
   // without a wildcard looks at its own pair only.
   const bool exact_pair = r->source != SHMEMX_ANY_PE && r->tag != SHMEMX_ANY_TAG;
-  auto it = exact_pair ? unexpected.find({r->source, r->tag}) : unexpected.begin();
-  const auto end = exact_pair && it != unexpected.end() ? std::next(it) : unexpected.end();
-  while (it != end && r->counted < r->expected) {
-    if (!r->matches(it->first.first, it->first.second)) {
-      ++it;
-      continue;
-    }
-    const uint64_t take = std::min<uint64_t>(it->second, static_cast<uint64_t>(r->expected - r->counted));
-    r->counted += static_cast<int>(take);
-    r->last_source = it->first.first;
-    r->last_tag = it->first.second;
-    it->second -= take;
-    it = it->second == 0 ? unexpected.erase(it) : std::next(it);
+  auto take_unexpected = [r](uint64_t key, Pair& p) {
+    if (p.unexpected == 0 || r->counted == r->expected || !r->matches(source_of(key), tag_of(key))) return;
+    const uint64_t n = std::min<uint64_t>(p.unexpected, static_cast<uint64_t>(r->expected - r->counted));
+    r->counted += static_cast<int>(n);
+    r->last_source = source_of(key);
+    r->last_tag = tag_of(key);
+    p.unexpected -= n;
+    unexpected -= n;
+  };
+  if (unexpected > 0 && exact_pair) {
+    const uint64_t key = pack(r->source, r->tag);
+    if (Pair* p = pairs.find(key)) take_unexpected(key, *p);
+  } else if (unexpected > 0) {
+    pairs.for_each(take_unexpected);
   }
   if (r->counted == r->expected) {
     r->state.store(State::Complete, std::memory_order_release);
   } else {
     r->started = ++starts;
-    if (exact_pair) queue_of({r->source, r->tag}, true)->push(r);
+    if (exact_pair) pairs.find_or_add(pack(r->source, r->tag))->queue.push(r);
     else wildcard.push_back(r);
   }
   return SHMEMX_NOTIFY_SUCCESS;
@@ -273,8 +348,8 @@ namespace {
 int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
   const bool any = index != nullptr;
   Backoff backoff(call);
+  poll();  // then each pause drains the ring (its progress, rt().progress)
   for (;;) {
-    poll();
     bool waiting = false;
     for (int i = 0; i < n; ++i) {
       Request* r = reqs[i];
@@ -316,7 +391,7 @@ int request_waitany(int n, shmemx_notify_t reqs[], int* index, shmemx_notify_sta
 int request_free(shmemx_notify_t* req) {
   check_ready("shmemx_notify_free");
   if (!req) return SHMEMX_NOTIFY_ERR_REQUEST;
-  std::lock_guard<SpinLock> lock(mutex);
+  StateLock lock;
   Request* r = *req;
   if (!valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
   if (r->state == State::Active) return SHMEMX_NOTIFY_ERR_ACTIVE;

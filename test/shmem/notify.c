@@ -7,6 +7,9 @@
  *   any_tag     5 tags from the left neighbour into one SHMEMX_ANY_TAG request
  *   unexpected  notifications sent before the request exists are counted once: a request
  *               for 2 completes, the next one for 1 does not until one more comes
+ *   pairs       PAIRS requests for (left, tag) with PAIRS tags and a second request for each
+ *               pair, started in a scattered order, then notified in another: each request
+ *               completes by its own pair, the pair's first-started one first
  *   overlap     requests started in order A (ANY_PE, t, 2), B (left, t, 1): 3 arrivals fill
  *               A first, then B; waitany returns both, then SHMEMX_NOTIFY_UNDEFINED
  *   get         get_notify and get_notify_nbi: the owner of the data is notified once it was
@@ -22,6 +25,7 @@
 #define BIG (1024 * 1024)
 #define WORDS (BIG / 8)
 #define FLOOD 10000
+#define PAIRS 300
 
 static int me, npes, right, left;
 static uint64_t big[WORDS];
@@ -108,6 +112,38 @@ static void unexpected(void) {
   shmemx_putmem_notify(&words[10], &(long){me}, sizeof(long), right, 40);
   shmem_barrier_all();
   wait_one(left, 40, 1, "unexpected, after a completed request for the pair");
+  shmem_barrier_all();
+}
+
+static void pairs(void) {
+  static shmemx_notify_t first[PAIRS], second[PAIRS];
+  /* Tags 1000 + 7k mod PAIRS, started in that order; each pair's second request after every
+   * first one. */
+  for (int k = 0; k < PAIRS; ++k) shmemx_notify_init(left, 1000 + (7 * k) % PAIRS, 1, &first[k]);
+  for (int k = 0; k < PAIRS; ++k) shmemx_notify_init(left, 1000 + (7 * k) % PAIRS, 1, &second[k]);
+  for (int k = 0; k < PAIRS; ++k) shmemx_notify_start(first[k]);
+  for (int k = 0; k < PAIRS; ++k) shmemx_notify_start(second[k]);
+  shmem_barrier_all();  /* all started before anything is sent */
+  /* Tags in descending order, each once; the first request of each pair completes. */
+  for (int t = PAIRS - 1; t >= 0; --t) shmemx_putmem_notify(&words[12], &(long){t}, sizeof(long), right, 1000 + t);
+  for (int k = 0; k < PAIRS; ++k) {
+    shmemx_notify_status_t st = {-2, -2, -2};
+    CHECK(shmemx_notify_wait(first[k], &st) == SHMEMX_NOTIFY_SUCCESS && st.count == 1 && st.source == left &&
+              st.tag == 1000 + (7 * k) % PAIRS,
+          "pairs: first request %d: count %d, source %d, tag %d", k, st.count, st.source, st.tag);
+    int flag = -1;
+    CHECK(shmemx_notify_test(second[k], &flag, NULL) == SHMEMX_NOTIFY_SUCCESS && flag == 0,
+          "pairs: second request %d completed by its pair's first notification", k);
+  }
+  shmem_barrier_all();
+  for (int t = 0; t < PAIRS; ++t) shmemx_putmem_notify(&words[12], &(long){t}, sizeof(long), right, 1000 + t);
+  for (int k = 0; k < PAIRS; ++k) {
+    shmemx_notify_status_t st = {-2, -2, -2};
+    CHECK(shmemx_notify_wait(second[k], &st) == SHMEMX_NOTIFY_SUCCESS && st.tag == 1000 + (7 * k) % PAIRS,
+          "pairs: second request %d: tag %d", k, st.tag);
+    shmemx_notify_free(&first[k]);
+    shmemx_notify_free(&second[k]);
+  }
   shmem_barrier_all();
 }
 
@@ -277,6 +313,7 @@ int main(void) {
   PHASE(many);
   PHASE(any_tag);
   PHASE(unexpected);
+  PHASE(pairs);
   PHASE(overlap);
   PHASE(get);
   PHASE(all_forms);
