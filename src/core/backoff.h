@@ -22,14 +22,17 @@ class Backoff {
   // For code that drives progress itself between pauses (the transport), so that a turn of
   // its loop costs one progress.
   static Backoff without_progress() { return Backoff(nullptr, nullptr); }
+  // The progress comes last: what it completes (a notification drained from the ring, a
+  // network completion) is seen by the caller's next look at once, not after the CPU pause
+  // (about 40 ns on recent x86 cores, the gap a notification had to a signal on a node).
   void pause() {
-    if (progress_) progress_(call_);
     if (polls_ < limit_) {
       ++polls_;
       cpu_relax();
     } else {
       sched_yield();
     }
+    if (progress_) progress_(call_);
   }
 
  private:
