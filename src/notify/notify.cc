@@ -11,6 +11,7 @@
 #include "core/runtime.h"
 #include "core/spin_lock.h"
 #include "mem/symmetric.h"
+#include "notify/pair_table.h"
 
 struct shmemx_notify_req {
   enum class State { Inactive, Active, Complete };
@@ -89,59 +90,9 @@ struct Pair {
   Queue queue;
   uint64_t unexpected = 0;  // arrivals that no started request took
 };
-// The pairs, by pack(source, tag): open addressing with linear probing, each key beside its
-// entry, so that an arrival costs a multiplication and, mostly, one cache line, and one that
-// comes before its request (a sender ahead of its receiver) allocates nothing (a program
-// that starts a request per row or per step has thousands of pairs).  Entries are never
-// erased: a pair's next request or arrival takes its entry again.
-class Pairs {
- public:
-  Pair* find(uint64_t key) {
-    for (size_t i = slot(key);; i = (i + 1) & mask()) {
-      if (entries_[i].key == key) return &entries_[i].pair;
-      if (entries_[i].key == kEmpty) return nullptr;
-    }
-  }
-  // May move every entry: pointers from find() are stale afterwards.
-  Pair* find_or_add(uint64_t key) {
-    if (Pair* p = find(key)) return p;
-    if (2 * (used_ + 1) > entries_.size()) grow();
-    size_t i = slot(key);
-    while (entries_[i].key != kEmpty) i = (i + 1) & mask();
-    entries_[i].key = key;
-    ++used_;
-    return &entries_[i].pair;
-  }
-  template <typename Visit>
-  void for_each(Visit visit) {
-    for (Entry& e : entries_)
-      if (e.key != kEmpty) visit(e.key, e.pair);
-  }
-
- private:
-  static constexpr uint64_t kEmpty = ~uint64_t{0};  // no pair: a source and a tag are >= 0
-  struct Entry {
-    uint64_t key = kEmpty;
-    Pair pair;
-  };
-  size_t mask() const { return entries_.size() - 1; }
-  size_t slot(uint64_t key) const { return static_cast<size_t>((key * 0x9e3779b97f4a7c15ull) >> shift_); }
-  void grow() {
-    std::vector<Entry> old(entries_.size() * 2);
-    old.swap(entries_);
-    --shift_;
-    for (const Entry& e : old) {
-      if (e.key == kEmpty) continue;
-      size_t i = slot(e.key);
-      while (entries_[i].key != kEmpty) i = (i + 1) & mask();
-      entries_[i] = e;
-    }
-  }
-  std::vector<Entry> entries_ = std::vector<Entry>(16);
-  unsigned shift_ = 64 - 4;  // 64 - log2(entries_.size())
-  size_t used_ = 0;
-};
-Pairs pairs;
+// A pair is idle, and is erased, once it has no started request and no count.
+bool idle(const Pair& p) { return !p.queue.first && !p.unexpected; }
+PairTable<Pair> pairs;
 std::vector<Request*> wildcard;
 uint64_t unexpected = 0;  // the sum of the pairs' counts
 
@@ -194,6 +145,7 @@ bool deliver_locked(int source, int tag) {
   if (first) {
     if (!count(first, source, tag)) return false;
     pair->queue.pop();
+    if (idle(*pair)) pairs.erase(pack(source, tag));
     return true;
   }
   ++pairs.find_or_add(pack(source, tag))->unexpected;
@@ -307,19 +259,26 @@ int request_start(shmemx_notify_t r) {
   // without a wildcard looks at its own pair only.
   const bool exact_pair = r->source != SHMEMX_ANY_PE && r->tag != SHMEMX_ANY_TAG;
   auto take_unexpected = [r](uint64_t key, Pair& p) {
-    if (p.unexpected == 0 || r->counted == r->expected || !r->matches(source_of(key), tag_of(key))) return;
+    if (p.unexpected == 0 || r->counted == r->expected || !r->matches(source_of(key), tag_of(key))) return false;
     const uint64_t n = std::min<uint64_t>(p.unexpected, static_cast<uint64_t>(r->expected - r->counted));
     r->counted += static_cast<int>(n);
     r->last_source = source_of(key);
     r->last_tag = tag_of(key);
     p.unexpected -= n;
     unexpected -= n;
+    return idle(p);
   };
   if (unexpected > 0 && exact_pair) {
     const uint64_t key = pack(r->source, r->tag);
-    if (Pair* p = pairs.find(key)) take_unexpected(key, *p);
+    Pair* p = pairs.find(key);
+    if (p && take_unexpected(key, *p) && r->counted == r->expected) pairs.erase(key);
   } else if (unexpected > 0) {
-    pairs.for_each(take_unexpected);
+    // The pairs it emptied are erased after the walk, which erasing would disturb.
+    std::vector<uint64_t> emptied;
+    pairs.for_each([&](uint64_t key, Pair& p) {
+      if (take_unexpected(key, p)) emptied.push_back(key);
+    });
+    for (uint64_t key : emptied) pairs.erase(key);
   }
   if (r->counted == r->expected) {
     r->state.store(State::Complete, std::memory_order_release);

@@ -1,0 +1,88 @@
+// The target side's table of (source, tag) pairs (notify.cc): each pair's started requests
+// and the count of its notifications that came before any, by pack(source, tag).
+//
+// Open addressing with linear probing, each key beside its value, so that an arrival costs
+// a multiplication and, mostly, one cache line, and one that comes before its request (a
+// sender ahead of its receiver) allocates nothing (a program that starts a request per row
+// or per step has thousands of pairs).  The caller erases a pair that has nothing left, so
+// that a program that gives each step a tag of its own keeps a table the size of what is
+// pending, not of every tag it ever used.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tandem::notify {
+
+template <typename Value>
+class PairTable {
+ public:
+  static constexpr uint64_t kNoKey = ~uint64_t{0};  // no pair: a source and a tag are >= 0
+
+  Value* find(uint64_t key) {
+    for (size_t i = slot(key);; i = (i + 1) & mask()) {
+      if (entries_[i].key == key) return &entries_[i].value;
+      if (entries_[i].key == kNoKey) return nullptr;
+    }
+  }
+  // The pair's value, a new one if it had none.  Inserting and erasing move entries:
+  // pointers from find() are stale afterwards.
+  Value* find_or_add(uint64_t key) {
+    if (Value* v = find(key)) return v;
+    if (2 * (used_ + 1) > entries_.size()) grow();
+    size_t i = slot(key);
+    while (entries_[i].key != kNoKey) i = (i + 1) & mask();
+    entries_[i].key = key;
+    ++used_;
+    return &entries_[i].value;
+  }
+  // Erases the pair, if present.  Each entry after it up to the next empty one moves back
+  // into the hole unless its home slot lies between the hole and it, so that every probe
+  // still finds it.
+  void erase(uint64_t key) {
+    size_t hole = slot(key);
+    while (entries_[hole].key != key) {
+      if (entries_[hole].key == kNoKey) return;
+      hole = (hole + 1) & mask();
+    }
+    for (size_t j = (hole + 1) & mask(); entries_[j].key != kNoKey; j = (j + 1) & mask()) {
+      if (((j - slot(entries_[j].key)) & mask()) < ((j - hole) & mask())) continue;
+      entries_[hole] = entries_[j];
+      hole = j;
+    }
+    entries_[hole] = Entry();
+    --used_;
+  }
+  // visit(key, value) for every pair; it must not insert or erase.
+  template <typename Visit>
+  void for_each(Visit visit) {
+    for (Entry& e : entries_)
+      if (e.key != kNoKey) visit(e.key, e.value);
+  }
+  size_t size() const { return used_; }
+
+ private:
+  struct Entry {
+    uint64_t key = kNoKey;
+    Value value{};
+  };
+  size_t mask() const { return entries_.size() - 1; }
+  size_t slot(uint64_t key) const { return static_cast<size_t>((key * 0x9e3779b97f4a7c15ull) >> shift_); }
+  void grow() {
+    std::vector<Entry> old(entries_.size() * 2);
+    old.swap(entries_);
+    --shift_;
+    for (const Entry& e : old) {
+      if (e.key == kNoKey) continue;
+      size_t i = slot(e.key);
+      while (entries_[i].key != kNoKey) i = (i + 1) & mask();
+      entries_[i] = e;
+    }
+  }
+  std::vector<Entry> entries_ = std::vector<Entry>(16);
+  unsigned shift_ = 64 - 4;  // 64 - log2(entries_.size())
+  size_t used_ = 0;
+};
+
+}  // namespace tandem::notify
