@@ -314,7 +314,7 @@ void runtime_finalize(const char* call) {
     r.progress = [](const char*) { notify::poll(); };
     r.look = notify::poll;
     progress_thread().stop();
-    r.progress_thread = false;  // once it has stopped (see above)
+    r.progress_thread = false;  // once it has stopped: notify.cc locks its state while it may run
     scheduler().configure(~size_t{0}, nullptr);
     scheduler().set_progress_thread(false, false, false);
     network_transport().close();
