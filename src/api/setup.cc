@@ -379,7 +379,7 @@ TANDEM_API(int, addr_accessible, (const void* addr, int pe)) {
   check_ready(TANDEM_CALL);
   Runtime& r = rt();
   if (pe < 0 || pe >= r.n_pes) return 0;
-  return r.heap.contains(addr) || r.data.contains(addr);
+  return segment_of(r, addr) != nullptr;
 }
 
 TANDEM_API(void*, ptr, (const void* dest, int pe)) {

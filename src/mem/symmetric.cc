@@ -167,7 +167,7 @@ Target locate_slow(const char* call, const char* what, const void* addr, size_t 
   Runtime& r = rt();
   check_ready(call);
   check_pe(call, pe);
-  const Segment* seg = r.heap.contains(addr) ? &r.heap : r.data.contains(addr) ? &r.data : nullptr;
+  const Segment* seg = segment_of(r, addr);
   if (seg == nullptr)
     fatal(call, "%s = %p is not a symmetric address (neither in the symmetric heap nor a global variable)",
           what, addr);

@@ -23,17 +23,20 @@ struct Target {
 // says where the object lives on `pe`.  `what` names the argument in messages ("dest").
 Target locate_slow(const char* call, const char* what, const void* addr, size_t len, int pe);
 
+// The symmetric segment that holds `addr`: the heap, then the globals (a program's static
+// arrays and flags are as common); nullptr if neither.
+inline const Segment* segment_of(const Runtime& r, const void* addr) {
+  return r.heap.contains(addr) ? &r.heap : r.data.contains(addr) ? &r.data : nullptr;
+}
+
 inline Target locate(const char* call, const char* what, const void* addr, size_t len, int pe) {
   Runtime& r = rt();
   if (pe >= 0 && pe < r.n_pes && !r.config.debug) {
-    // The heap, then the globals (symmetric arrays in a program's globals are as common).
-    const int id = r.heap.contains(addr) ? kHeapSegment : r.data.contains(addr) ? kDataSegment : -1;
-    if (id >= 0) {
-      const Segment& seg = id == kHeapSegment ? r.heap : r.data;
-      const size_t offset = static_cast<size_t>(static_cast<const char*>(addr) - seg.base);
-      if (len <= seg.size - offset) {
-        char* peer = seg.peer_base[static_cast<size_t>(pe)];
-        return Target{peer ? peer + offset : nullptr, pe, id, offset};
+    if (const Segment* seg = segment_of(r, addr)) {
+      const size_t offset = static_cast<size_t>(static_cast<const char*>(addr) - seg->base);
+      if (len <= seg->size - offset) {
+        char* peer = seg->peer_base[static_cast<size_t>(pe)];
+        return Target{peer ? peer + offset : nullptr, pe, seg == &r.heap ? kHeapSegment : kDataSegment, offset};
       }
     }
   }

@@ -133,7 +133,8 @@ bool count(Request* r, int source, int tag) {
 
 // Records one arrival; true if it completed a request.
 bool deliver_locked(int source, int tag) {
-  Pair* pair = pairs.find(pack(source, tag));
+  const uint64_t key = pack(source, tag);
+  Pair* pair = pairs.find(key);
   Request* first = pair ? pair->queue.first : nullptr;
   auto w = wildcard.begin();
   while (w != wildcard.end() && !(*w)->matches(source, tag)) ++w;
@@ -145,10 +146,10 @@ bool deliver_locked(int source, int tag) {
   if (first) {
     if (!count(first, source, tag)) return false;
     pair->queue.pop();
-    if (idle(*pair)) pairs.erase(pack(source, tag));
+    if (idle(*pair)) pairs.erase(key);
     return true;
   }
-  ++pairs.find_or_add(pack(source, tag))->unexpected;
+  ++(pair ? pair : pairs.find_or_add(key))->unexpected;
   ++unexpected;
   return false;
 }

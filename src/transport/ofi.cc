@@ -168,8 +168,6 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   for (Incoming& slot : inbox_) post_receive(&slot);
 }
 
-// A PE's card: its endpoint address, then per region (segments, own, rings) the base address and
-// the key: 8 bytes, or with FI_MR_RAW the byte string that peers map.
 std::string Engine::endpoint_name(const char* call) const {
   char name[512];
   size_t length = sizeof name;
@@ -177,6 +175,8 @@ std::string Engine::endpoint_name(const char* call) const {
   return std::string(name, length);
 }
 
+// A PE's card: its endpoint address, then per region (segments, own, rings) the base address and
+// the key: 8 bytes, or with FI_MR_RAW the byte string that peers map.
 std::string Engine::card() const {
   const std::string name = endpoint_name("shmem_init");
   const size_t length = name.size();
