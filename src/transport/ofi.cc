@@ -75,9 +75,9 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   // A thread that sleeps until traffic arrives sleeps on the provider's sockets where it
   // talks through them (socket_watch.h: the queue's wait object would cost every message),
   // else on the queue's wait object.
-  watch_sockets_ = settings.waitable && talks_through_sockets(provider_);
+  const bool watch_sockets = settings.waitable && talks_through_sockets(provider_);
   answers_written_ = talks_through_sockets(provider_);
-  cq_attr.wait_obj = settings.waitable && !watch_sockets_ ? FI_WAIT_FD : FI_WAIT_NONE;
+  cq_attr.wait_obj = settings.waitable && !watch_sockets ? FI_WAIT_FD : FI_WAIT_NONE;
   // Room for a completion of everything the endpoint can have in flight at once (posts
   // beyond that are refused until progress has read completions).
   cq_attr.size = info_->tx_attr->size + info_->rx_attr->size;
@@ -95,16 +95,14 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   check(call, fi_ep_bind(ep_, &cq_->fid, FI_TRANSMIT | FI_SELECTIVE_COMPLETION), "fi_ep_bind(cq, transmit)");
   check(call, fi_ep_bind(ep_, &cq_->fid, FI_RECV), "fi_ep_bind(cq, receive)");
   check(call, fi_enable(ep_), "fi_enable");
+  // Some providers (sockets with manual progress) have no wait object to hand out either.
+  int wait_fd = -1;
+  if (cq_attr.wait_obj != FI_WAIT_NONE && fi_control(&cq_->fid, FI_GETWAIT, &wait_fd) != 0) wait_fd = -1;
   // A doorbell to ring peers' threads with where the provider talks through sockets; its
   // port goes to the peers only where a thread answers it.
-  if (talks_through_sockets(provider_)) {
-    const uint16_t port = doorbell_.open(endpoint_name(call));
-    doorbell_port_ = settings.waitable ? port : 0;
-  }
-  // Some providers (sockets with manual progress) have no wait object to hand out either.
-  if (cq_attr.wait_obj != FI_WAIT_NONE && fi_control(&cq_->fid, FI_GETWAIT, &wait_fd_) != 0) wait_fd_ = -1;
-  // The pipe that ends a progress thread's sleep (wake()), whichever way it sleeps.
-  if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) fatal(call, "cannot create a pipe: %s", strerror(errno));
+  const bool doorbell = talks_through_sockets(provider_);
+  sleep_.open(call, doorbell ? endpoint_name(call) : std::string(), doorbell, settings.waitable, watch_sockets,
+              wait_fd);
 
   // Registrations: the segments and the pad for peers, with local access too where every
   // local buffer needs a descriptor, and the engine's own buffers.
@@ -202,7 +200,8 @@ std::string Engine::card() const {
     card.append(reinterpret_cast<const char*>(&size), sizeof size);
     card += key;
   }
-  card.append(reinterpret_cast<const char*>(&doorbell_port_), sizeof doorbell_port_);
+  const uint16_t doorbell = sleep_.doorbell_port();
+  card.append(reinterpret_cast<const char*>(&doorbell), sizeof doorbell);
   return card;
 }
 
@@ -215,8 +214,6 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
   timeout_.reset(cards.size(), my_pe);
   peer_segment_.assign(cards.size() * kRegions, PeerSegment{0, 0});
   rings_.reset(rings_on_ ? cards.size() : 0);
-  std::string own_name;                 // for the socket watch
-  std::vector<std::string> peer_names;
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];
     size_t at = 0;
@@ -254,21 +251,14 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
     uint16_t doorbell = 0;
     take(&doorbell, sizeof doorbell);
     if (at != card.size()) fatal(call, "PE %zu sent a malformed endpoint address", pe);
-    doorbell_.add_peer(name, pe == static_cast<size_t>(my_pe) ? 0 : doorbell);
-    if (pe == static_cast<size_t>(my_pe)) own_name = std::move(name);
-    else if (watch_sockets_) peer_names.push_back(std::move(name));
+    sleep_.add_peer(std::move(name), doorbell, pe == static_cast<size_t>(my_pe));
   }
-  timeout_.set_nudges(doorbell_.fd() >= 0);
-  if (watch_sockets_) {
-    watch_.start(own_name, peer_names);
-    reached_.reset(new std::atomic<bool>[cards.size()]());
-  }
+  sleep_.connect(cards.size());
+  timeout_.set_nudges(sleep_.rings());
 }
 
 void Engine::close() {
   if (!ep_) return;
-  doorbell_.close();
-  doorbell_port_ = 0;
   for (uint64_t key : mapped_keys_) fi_mr_unmap_key(domain_, key);
   mapped_keys_.clear();
   local_.close();  // every registration, mr_ among them
@@ -291,16 +281,7 @@ void Engine::close() {
   for (size_t i = 0; batches_ && i < kBatches; ++i) batches_[i].in_flight = false;
   for (size_t i = 0; runs_ && i < kRunsInFlight; ++i) runs_[i].in_flight = false;
   for (size_t i = 0; operand_slots_ && i < kOperandSlots; ++i) operand_slots_[i].busy = false;
-  for (int& fd : wake_pipe_)
-    if (fd >= 0) {
-      ::close(fd);
-      fd = -1;
-    }
-  wait_fd_ = -1;
-  sleep_fds_.clear();  // the descriptors above and the provider's sockets are gone
-  watch_ = SocketWatch();
-  reached_.reset();
-  watched_ = 0;
+  sleep_.close();
   ep_ = nullptr;
   info_ = nullptr;
 }
@@ -398,7 +379,7 @@ void Engine::write_message(const char* call, int pe, int segment, uint64_t offse
   if (landed || !injected) {
     flags |= FI_COMPLETION;
     if (!owner) owner = &counted_write_;
-    writes_issued_.fetch_add(1);  // sequentially consistent: see sleeping_
+    writes_issued_.fetch_add(1);  // sequentially consistent: see ProgressSleep::sleeping_
   }
   LocalMemory::Hold hold;
   const LocalMemory::Buffer buffer = injected ? LocalMemory::Buffer{const_cast<void*>(source), nullptr}

@@ -28,21 +28,19 @@
 #include <string>
 #include <vector>
 
-#include <poll.h>
 #include <sys/types.h>
 
 #include "core/config.h"
 #include "core/spin_lock.h"
 #include "transport/answer_slots.h"
-#include "transport/doorbell.h"
 #include "transport/net_timeout.h"
 #include "transport/ofi.h"
 #include "transport/ofi_local.h"
 #include "transport/ofi_message.h"
 #include "transport/ofi_provider.h"
 #include "transport/pe_activity.h"
+#include "transport/progress_sleep.h"
 #include "transport/request_rings.h"
-#include "transport/socket_watch.h"
 #include "transport/write_ledger.h"
 
 struct fi_info;
@@ -95,9 +93,9 @@ class Engine {
   }
   void flush_if_idle();
   uint64_t coalesced_puts() const { return coalesced_.load(std::memory_order_relaxed); }
-  uint64_t traffic_wakes() const { return traffic_wakes_.load(std::memory_order_relaxed); }
-  uint64_t doorbell_rings() const { return doorbell_rings_.load(std::memory_order_relaxed); }
-  size_t watched_connections() const { return watched_.load(std::memory_order_relaxed); }
+  uint64_t traffic_wakes() const { return sleep_.traffic_wakes(); }
+  uint64_t doorbell_rings() const { return sleep_.doorbell_rings(); }
+  size_t watched_connections() const { return sleep_.watched(); }
   uint64_t requests_served() const { return requests_served_.load(std::memory_order_relaxed); }
   uint64_t requests_from_rings() const { return requests_from_rings_.load(std::memory_order_relaxed); }
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
@@ -136,11 +134,9 @@ class Engine {
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr);
   static void mark_helper_thread();
   bool pe_driving();
-  void wake_if_sleeping() {
-    if (sleeping_.load() && sleeping_.exchange(false)) wake();
-  }
+  void wake_if_sleeping() { sleep_.wake_if_sleeping(); }
   void push() { in_flight(); }
-  void wake();
+  void wake() { sleep_.wake(); }
   size_t inject_size() const { return inject_size_; }
   void set_timeout(double seconds) { timeout_.set(seconds); }
  private:
@@ -437,40 +433,10 @@ class Engine {
   // One lock around every libfabric call: application threads (SHMEM_THREAD_MULTIPLE) and the
   // progress thread share the endpoint, and the provider is asked for FI_THREAD_DOMAIN.
   SpinLock mutex_;
-  int wait_fd_ = -1;           // the CQ's wait object, for the progress thread; -1: none
-  // Where the provider talks through sockets, a progress thread sleeps on them instead
-  // (socket_watch.h).  The PEs this PE has posted to (reached_) tell it when to look for new
-  // connections: reached_count_ moves when one is reached for the first time.
-  bool watch_sockets_ = false;
-  SocketWatch watch_;
-  std::unique_ptr<std::atomic<bool>[]> reached_;
-  std::atomic<uint64_t> reached_count_{0};
-  uint64_t reached_seen_ = 0;
-  bool rescan_due_ = false;  // a sleep timed out or a connection hung up: look again
-  // This PE's doorbell (doorbell.h), which the progress thread watches, and the port it
-  // gives its peers: 0 without a thread to answer it.
-  Doorbell doorbell_;
-  uint16_t doorbell_port_ = 0;
-  // What the thread sleeps on: the CQ's wait object (or -1), the wake pipe, the doorbell
-  // (or -1), then the sockets (from kFirstSocket); set_sleep_fds() builds it.
-  std::vector<pollfd> sleep_fds_;
-  static constexpr size_t kFirstSocket = 3;
-  void set_sleep_fds();
-  std::atomic<size_t> watched_{0};          // sockets in sleep_fds_ (TANDEM_STATS)
-  std::atomic<uint64_t> traffic_wakes_{0};  // sleeps that traffic ended (TANDEM_STATS)
-  std::atomic<uint64_t> doorbell_rings_{0};  // rings the thread answered (TANDEM_STATS)
-  // A ring woke the thread: empties the doorbell and counts the ring.
-  void take_ring();
+  ProgressSleep sleep_;  // how the progress thread waits
   Order order_ = Order::None;
   WriteLedger ledger_;  // the PEs that confirm_writes() confirms (Order All, Rma)
-  int wake_pipe_[2] = {-1, -1};
-  // A thread sleeps in wait_for_activity() with `busy`.  Set before it asks busy() for the
-  // last time, read after work was added (a write counted as issued, say; both sequentially
-  // consistent), so new work never goes unnoticed by a thread about to sleep.
-  std::atomic<bool> sleeping_{false};
   PeActivity pe_;  // progress() and look() by the PE's threads: pe_driving()
-  long driving_pause_us_ = 50;         // wait_for_activity()'s pause while the PE drives
-  bool pe_drove_ = false;              // the thread's last turn found the PE driving
   // Counted operations are counted as issued before they are posted, and as done when the
   // CQ reports them (whichever thread reads it): done at least as large as issued means
   // every counted operation posted so far has completed.

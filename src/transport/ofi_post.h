@@ -31,10 +31,7 @@ Entry* entry_of(Entry* pool, size_t n, void* context) {
 template <typename Issue>
 void Engine::post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue) {
   timeout_.issued(pe);
-  if (reached_ && !reached_[pe].load(std::memory_order_relaxed)) {
-    reached_[pe].store(true, std::memory_order_relaxed);
-    reached_count_.fetch_add(1, std::memory_order_relaxed);
-  }
+  sleep_.note_reached(pe);
   ssize_t rc;
   NetTimeout::Wait stall;
   for (;;) {

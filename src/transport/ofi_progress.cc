@@ -7,8 +7,6 @@
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
 
-#include <poll.h>
-#include <unistd.h>
 
 #include <iterator>
 #include <utility>
@@ -133,33 +131,23 @@ void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const Serv
 }
 
 void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
-  // Sleep in poll() on the CQ's file descriptor (once fi_trywait says nothing is pending) or
-  // on the provider's sockets, without holding the lock; then progress.  Without either,
-  // sleep kPollSleepUs between progress calls: incoming operations wait at most that long,
-  // and the thread still leaves the core mostly idle.
-  constexpr int kPollSleepUs = 50;
+  // Sleep (progress_sleep.h) on the CQ's file descriptor (once fi_trywait says nothing is
+  // pending) or on the provider's sockets, without holding the lock; then progress.
+  // Without either, sleep kPollSleepUs between progress calls: incoming operations wait at
+  // most that long, and the thread still leaves the core mostly idle.
+  //
   // While the PE drives progress itself (it waits in the library), the thread keeps off the
-  // lock and looks again after a pause that doubles, from kPollSleepUs, while the PE keeps
-  // driving: a turn of its own would only make the PE wait, and each look costs the PE's
-  // core a switch.  A PE inside the provider (the lock taken) drives too: the thread never
-  // waits for the lock, which would spin on a core that the PEs need.
-  constexpr int kDrivingPauseMaxUs = 400;
-  // A peer that rings the doorbell meanwhile has waited kNudgeNs for an operation that
-  // nobody served: unless the PE took a turn within kDrivingNowNs (it still drives, and the
-  // operation is merely long, a large transfer say), it has gone from its wait to computing,
-  // and the thread serves at once and looks again after the shortest pause.
+  // lock and pauses: a turn of its own would only make the PE wait, and each look costs the
+  // PE's core a switch.  A PE inside the provider (the lock taken) drives too: the thread
+  // never waits for the lock, which would spin on a core that the PEs need.  A peer that
+  // rings the doorbell meanwhile has waited kNudgeNs for an operation that nobody served:
+  // unless the PE took a turn within kDrivingNowNs (it still drives, and the operation is
+  // merely long, a large transfer say), it has gone from its wait to computing, and the
+  // thread serves at once and looks again after the shortest pause.
   constexpr int64_t kDrivingNowNs = 10000;
-  if (pe_driving() || std::exchange(pe_drove_, false)) {
-    const timespec pause{0, driving_pause_us_ * 1000L};
-    pollfd woken[2] = {{wake_pipe_[0], POLLIN, 0}, {doorbell_.fd(), POLLIN, 0}};
-    if (ppoll(woken, 2, &pause, nullptr) > 0 && (woken[1].revents & POLLIN)) {
-      take_ring();
-      if (pe_.since_last_ns() < kDrivingNowNs || !read_cq_unless_busy())
-        return;
-      driving_pause_us_ = kPollSleepUs;
-      return;
-    }
-    driving_pause_us_ = driving_pause_us_ * 2 > kDrivingPauseMaxUs ? kDrivingPauseMaxUs : driving_pause_us_ * 2;
+  if (pe_driving() || sleep_.take_pe_drove()) {
+    if (sleep_.pause_while_driving() && pe_.since_last_ns() >= kDrivingNowNs && read_cq_unless_busy())
+      sleep_.shorten_pause();
     return;
   }
   // A batch of puts that its PE left open while it computes goes out once no put has joined
@@ -170,82 +158,27 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
   // The PE inside the provider (posting a stream of operations, say) drives as a wait does:
   // the pause goes on doubling.
   if (!read_cq_unless_busy()) {
-    pe_drove_ = true;
+    sleep_.note_pe_drove();
     return;
   }
-  if (wait_fd_ >= 0) {
+  if (sleep_.wait_fd() >= 0) {
     std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
     if (!lock.owns_lock()) {
-      pe_drove_ = true;
+      sleep_.note_pe_drove();
       return;
     }
     fid* fids[1] = {&cq_->fid};
     if (fi_trywait(fabric_, fids, 1) != FI_SUCCESS) return;
-  } else if (watch_.on()) {
-    // Connections made since the last sleep: those to PEs this one reached for the first
-    // time at once, those of PEs that reached this one once a sleep of at most
-    // kWatchRescanUs has ended (the provider accepts them in its own time, see
-    // socket_watch.h).
-    constexpr int kWatchRescanUs = 10000;
-    if (timeout_us > kWatchRescanUs) timeout_us = kWatchRescanUs;
-    const uint64_t reached = reached_count_.load(std::memory_order_relaxed);
-    if (reached != reached_seen_ || rescan_due_ || sleep_fds_.empty()) {
-      reached_seen_ = reached;
-      rescan_due_ = false;
-      if (watch_.rescan() || sleep_fds_.empty()) set_sleep_fds();
-    }
-  } else if (timeout_us > kPollSleepUs) {
-    timeout_us = kPollSleepUs;
+  } else if (sleep_.watching()) {
+    timeout_us = sleep_.prepare_watch(timeout_us);
+  } else if (timeout_us > ProgressSleep::kPollSleepUs) {
+    timeout_us = ProgressSleep::kPollSleepUs;
   }
-  if (busy) {
-    sleeping_.store(true);
-    if (busy()) {
-      sleeping_.store(false);
-      return;
-    }
-  }
-  if (sleep_fds_.empty()) set_sleep_fds();
-  const timespec timeout{timeout_us / 1000000, (timeout_us % 1000000) * 1000L};
-  const int ready = ppoll(sleep_fds_.data(), sleep_fds_.size(), &timeout, nullptr);
-  const bool woken = ready > 0 && (sleep_fds_[1].revents & POLLIN);
-  const bool rung = ready > 0 && (sleep_fds_[2].revents & POLLIN);
-  if (woken) {
-    char drained[16];
-    ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
-    (void)ignored;
-  }
-  if (rung) take_ring();
-  if (ready == 0) rescan_due_ = true;
-  if (ready > (woken ? 1 : 0) + (rung ? 1 : 0)) traffic_wakes_.fetch_add(1, std::memory_order_relaxed);
-  for (size_t i = kFirstSocket; ready > 0 && i < sleep_fds_.size(); ++i)
-    if (sleep_fds_[i].revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) {
-      watch_.drop(sleep_fds_[i].fd);
-      rescan_due_ = true;
-    }
-  sleeping_.store(false);
-  driving_pause_us_ = kPollSleepUs;
+  if (!sleep_.sleep(timeout_us, busy)) return;
   // Woken by traffic that the PE, if it drives meanwhile, takes itself: the thread then
   // pauses as above instead of sleeping on the wait object again, which the PE's traffic
   // would end at once.
-  if (pe_driving() || !read_cq_unless_busy()) pe_drove_ = true;
-}
-
-void Engine::set_sleep_fds() {
-  // Without a wait object the first entry is ignored (poll skips negative descriptors).
-  sleep_fds_.assign({{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}, {doorbell_.fd(), POLLIN, 0}});
-  for (int fd : watch_.sockets()) sleep_fds_.push_back({fd, POLLIN | POLLRDHUP, 0});
-  watched_.store(watch_.sockets().size(), std::memory_order_relaxed);
-}
-
-void Engine::take_ring() {
-  doorbell_.drain();
-  doorbell_rings_.fetch_add(1, std::memory_order_relaxed);
-}
-
-void Engine::wake() {
-  const char byte = 1;
-  ssize_t ignored = ::write(wake_pipe_[1], &byte, 1);
-  (void)ignored;
+  if (pe_driving() || !read_cq_unless_busy()) sleep_.note_pe_drove();
 }
 
 void Engine::report_error(const char* call) {

@@ -90,8 +90,8 @@ void Engine::check_stall(const char* call, NetTimeout::Wait& w, int pe) {
     case NetTimeout::Verdict::Wait:
       return;
     case NetTimeout::Verdict::Nudge:
-      if (pe >= 0) doorbell_.ring(pe);
-      else timeout_.for_each_candidate([&](int p) { doorbell_.ring(p); });
+      if (pe >= 0) sleep_.ring(pe);
+      else timeout_.for_each_candidate([&](int p) { sleep_.ring(p); });
       return;
     case NetTimeout::Verdict::Probe:
       // A retry of a busy provider knows its target (pe) and names it directly.

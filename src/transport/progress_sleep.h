@@ -1,0 +1,123 @@
+// How the inter-node engine's progress thread waits (Engine::wait_for_activity, which
+// decides when it serves): what it sleeps on and the state of its pauses.
+//
+// While its PE waits in the library (it drives progress itself), the thread keeps off the
+// provider and pauses, watching only its wake pipe and its doorbell (doorbell.h), for a
+// time that doubles while the PE keeps driving.  Otherwise it sleeps on what brings
+// traffic: the completion queue's wait object, or where the provider talks through sockets
+// its connections (socket_watch.h; the queue's wait object would cost every message a
+// signal), plus the wake pipe and the doorbell; without either it sleeps kPollSleepUs.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <poll.h>
+
+#include "transport/doorbell.h"
+#include "transport/socket_watch.h"
+
+namespace tandem::ofi {
+
+class ProgressSleep {
+ public:
+  // The shortest pause, and the longest sleep without anything to sleep on.
+  static constexpr int kPollSleepUs = 50;
+
+  // Opens the wake pipe, and the doorbell on the address of the endpoint named `own_name`
+  // where `doorbell` (the provider talks through sockets); peers learn its port only where
+  // a thread `answers` it.  The thread sleeps on `wait_fd` (-1: none), or on the provider's
+  // sockets where `watch_sockets`.
+  void open(const char* call, const std::string& own_name, bool doorbell, bool answers, bool watch_sockets,
+            int wait_fd);
+  // The port this PE gives its peers (0: none).
+  uint16_t doorbell_port() const { return doorbell_port_; }
+  // Each PE in turn (`own`: this one), with the endpoint name and doorbell port its card gave.
+  void add_peer(std::string name, uint16_t doorbell_port, bool own);
+  // After the last add_peer() of `pes`: starts the socket watch.
+  void connect(size_t pes);
+  void close();
+
+  // Peers' doorbells: whether this PE can ring them, and a ring.
+  bool rings() const { return doorbell_.fd() >= 0; }
+  void ring(int pe) const { doorbell_.ring(pe); }
+  int wait_fd() const { return wait_fd_; }
+  bool watching() const { return watch_.on(); }
+  // This PE posts to `pe`: the first time, the thread looks for the new connection before
+  // its next sleep.
+  void note_reached(int pe) {
+    if (reached_ && !reached_[pe].load(std::memory_order_relaxed)) {
+      reached_[pe].store(true, std::memory_order_relaxed);
+      reached_count_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+
+  // Ends the thread's sleep or pause (from any thread).
+  void wake();
+  // Ends its sleep where it sleeps in sleep() with `busy` (after work was added; see sleeping_).
+  void wake_if_sleeping() {
+    if (sleeping_.load() && sleeping_.exchange(false)) wake();
+  }
+
+  // The pause while the PE drives: true when a ring of the doorbell ended it (taken, and the
+  // pause's length kept); else the next pause is twice as long, up to kDrivingPauseMaxUs.
+  bool pause_while_driving();
+  // The thread served after a ring: the next pause is the shortest.
+  void shorten_pause() { driving_pause_us_ = kPollSleepUs; }
+  // The thread's last turn found the PE driving (or inside the provider): its next wait
+  // pauses instead of sleeping on traffic, which the PE's own would end at once.
+  void note_pe_drove() { pe_drove_ = true; }
+  bool take_pe_drove() { return std::exchange(pe_drove_, false); }
+
+  // The sleep on the socket watch lasts at most kWatchRescanUs, and the watch looks for new
+  // connections first where some are due: `timeout_us`, capped.
+  int prepare_watch(int timeout_us);
+  // Sleeps up to `timeout_us` on what brings traffic; false without sleeping where `busy`
+  // (given) says there is work.
+  bool sleep(int timeout_us, bool (*busy)());
+
+  // TANDEM_STATS.
+  size_t watched() const { return watched_.load(std::memory_order_relaxed); }
+  uint64_t traffic_wakes() const { return traffic_wakes_.load(std::memory_order_relaxed); }
+  uint64_t doorbell_rings() const { return doorbell_rings_.load(std::memory_order_relaxed); }
+
+ private:
+  static constexpr int kDrivingPauseMaxUs = 400;
+  // What sleep() waits on: the wait object (or -1, which poll() skips), the wake pipe, the
+  // doorbell (or -1), then the sockets from kFirstSocket on; set_fds() builds it.
+  static constexpr size_t kFirstSocket = 3;
+  void set_fds();
+  // A ring woke the thread: empties the doorbell and counts the ring.
+  void take_ring();
+
+  int wait_fd_ = -1;
+  int wake_pipe_[2] = {-1, -1};
+  Doorbell doorbell_;
+  uint16_t doorbell_port_ = 0;
+  bool watch_sockets_ = false;
+  SocketWatch watch_;
+  std::string own_name_;  // for the socket watch
+  std::vector<std::string> peer_names_;
+  // The PEs this PE has posted to; reached_count_ moves when one is reached the first time.
+  std::unique_ptr<std::atomic<bool>[]> reached_;
+  std::atomic<uint64_t> reached_count_{0};
+  uint64_t reached_seen_ = 0;
+  bool rescan_due_ = false;  // a sleep timed out or a connection hung up: look again
+  std::vector<pollfd> fds_;
+  // Set before the thread asks busy() for the last time, read after work was added (a write
+  // counted as issued, say; both sequentially consistent), so new work never goes unnoticed
+  // by a thread about to sleep.
+  std::atomic<bool> sleeping_{false};
+  long driving_pause_us_ = kPollSleepUs;
+  bool pe_drove_ = false;
+  std::atomic<size_t> watched_{0};           // sockets in fds_
+  std::atomic<uint64_t> traffic_wakes_{0};   // sleeps that traffic ended
+  std::atomic<uint64_t> doorbell_rings_{0};  // rings the thread answered
+};
+
+}  // namespace tandem::ofi
