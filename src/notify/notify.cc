@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
-#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -106,20 +105,26 @@ bool shared_state() {
   return r.thread_level == SHMEM_THREAD_MULTIPLE || r.progress_thread;
 }
 
-// `mutex`, held for the scope where shared_state().
+// `mutex`, held for the scope where shared_state(); with `if_free`, taken only if no other
+// thread holds it (owns() says whether the state is this thread's for the scope).
 class StateLock {
  public:
-  StateLock() : held_(shared_state()) {
-    if (held_) mutex.lock();
+  explicit StateLock(bool if_free = false) {
+    if (!shared_state()) return;
+    if (!if_free) mutex.lock();
+    else if (!mutex.try_lock()) owns_ = false;
+    held_ = owns_;
   }
   ~StateLock() {
     if (held_) mutex.unlock();
   }
   StateLock(const StateLock&) = delete;
   StateLock& operator=(const StateLock&) = delete;
+  bool owns() const { return owns_; }
 
  private:
-  const bool held_;
+  bool held_ = false;
+  bool owns_ = true;
 };
 
 // Counts one notification for `r`; true if that completed it.
@@ -229,9 +234,8 @@ void poll() {
   if (!my_ring) return;
   const uint64_t h = my_ring->head.load(std::memory_order_relaxed);
   if (my_ring->slots[h % kSlots].seq.load(std::memory_order_acquire) != h + 1) return;
-  if (!shared_state()) return drain_locked(true);
-  std::unique_lock<SpinLock> lock(mutex, std::try_to_lock);
-  if (lock.owns_lock()) drain_locked(true);
+  const StateLock lock(true);  // a drain already under way delivers this one too
+  if (lock.owns()) drain_locked(true);
 }
 
 int request_init(int source_pe, int tag, int expected_count, shmemx_notify_t* req) {
@@ -269,25 +273,34 @@ int request_start(shmemx_notify_t r) {
     unexpected -= n;
     return idle(p);
   };
-  if (unexpected > 0 && exact_pair) {
+  if (exact_pair) {
+    // One lookup serves both: the pair's count, then its queue (a request that the count
+    // completes leaves an entry that is erased at once).
     const uint64_t key = pack(r->source, r->tag);
-    Pair* p = pairs.find(key);
-    if (p && take_unexpected(key, *p) && r->counted == r->expected) pairs.erase(key);
-  } else if (unexpected > 0) {
-    // The pairs it emptied are erased after the walk, which erasing would disturb.
-    std::vector<uint64_t> emptied;
-    pairs.for_each([&](uint64_t key, Pair& p) {
-      if (take_unexpected(key, p)) emptied.push_back(key);
-    });
-    for (uint64_t key : emptied) pairs.erase(key);
-  }
-  if (r->counted == r->expected) {
-    r->state.store(State::Complete, std::memory_order_release);
+    Pair* p = pairs.find_or_add(key);
+    if (unexpected > 0) take_unexpected(key, *p);
+    if (r->counted < r->expected) {
+      r->started = ++starts;
+      p->queue.push(r);
+      return SHMEMX_NOTIFY_SUCCESS;
+    }
+    if (idle(*p)) pairs.erase(key);
   } else {
-    r->started = ++starts;
-    if (exact_pair) pairs.find_or_add(pack(r->source, r->tag))->queue.push(r);
-    else wildcard.push_back(r);
+    if (unexpected > 0) {
+      // The pairs it emptied are erased after the walk, which erasing would disturb.
+      std::vector<uint64_t> emptied;
+      pairs.for_each([&](uint64_t key, Pair& p) {
+        if (take_unexpected(key, p)) emptied.push_back(key);
+      });
+      for (uint64_t key : emptied) pairs.erase(key);
+    }
+    if (r->counted < r->expected) {
+      r->started = ++starts;
+      wildcard.push_back(r);
+      return SHMEMX_NOTIFY_SUCCESS;
+    }
   }
+  r->state.store(State::Complete, std::memory_order_release);
   return SHMEMX_NOTIFY_SUCCESS;
 }
 
