@@ -318,6 +318,15 @@ bool Scheduler::put_strided(const char* call, const Target& remote, const void* 
   return true;
 }
 
+bool Scheduler::get_strided(const char* call, const Target& remote, void* dest, size_t dest_stride, size_t stride,
+                            size_t block, size_t blocks) {
+  if (!network_ || !network_->get_strided(call, remote.pe, remote.segment, remote.offset, stride, dest, dest_stride,
+                                          block, blocks))
+    return false;
+  note_network();
+  return true;
+}
+
 void Scheduler::network_atomic_array(const char* call, const Target& remote, shm::AmoOp op, ofi::AtomicType type,
                                      const void* operands, size_t count) {
   note_network();

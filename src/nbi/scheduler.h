@@ -156,6 +156,11 @@ class Scheduler {
   // false where the network takes it block by block instead.
   bool put_strided(const char* call, const Target& remote, const void* source, size_t source_stride, size_t stride,
                    size_t block, size_t blocks);
+  // A strided get from a PE on another node as the network's gathers
+  // (ofi::Transport::get_strided), complete on return; false where the network takes it
+  // block by block instead.
+  bool get_strided(const char* call, const Target& remote, void* dest, size_t dest_stride, size_t stride, size_t block,
+                   size_t blocks);
 
  private:
   template <typename T>

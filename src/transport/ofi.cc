@@ -125,11 +125,13 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   }
   if (!operand_slots_) operand_slots_.reset(new OperandSlot[kOperandSlots]);
   if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
+  if (!gather_answers_) gather_answers_.reset(new Outgoing[kGatherAnswers]);
   inbox_.assign(kInbox, Incoming{});
   if (rules_.mr_local) {
     local_.add(call, batches_.get(), kBatches * sizeof(Batch), local);
     local_.add(call, operand_slots_.get(), kOperandSlots * sizeof(OperandSlot), local);
     local_.add(call, runs_.get(), kRunsInFlight * sizeof(Outgoing), local);
+    local_.add(call, gather_answers_.get(), kGatherAnswers * sizeof(Outgoing), local);
     local_.add(call, inbox_.data(), inbox_.size() * sizeof(Incoming), local);
   }
 
@@ -280,6 +282,8 @@ void Engine::close() {
   run_pe_ = -1;
   for (size_t i = 0; batches_ && i < kBatches; ++i) batches_[i].in_flight = false;
   for (size_t i = 0; runs_ && i < kRunsInFlight; ++i) runs_[i].in_flight = false;
+  for (size_t i = 0; gather_answers_ && i < kGatherAnswers; ++i) gather_answers_[i].in_flight = false;
+  gathers_waiting_.clear();
   for (size_t i = 0; operand_slots_ && i < kOperandSlots; ++i) operand_slots_[i].busy = false;
   sleep_.close();
   ep_ = nullptr;

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,8 @@ class Engine {
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   bool put_strided(const char* call, int pe, int segment, uint64_t offset, size_t stride, const void* source,
                    size_t source_stride, size_t block, size_t blocks);
+  bool get_strided(const char* call, int pe, int segment, uint64_t offset, size_t stride, void* dest,
+                   size_t dest_stride, size_t block, size_t blocks);
   void put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                   uint64_t data);
   void get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes, uint64_t data);
@@ -264,6 +267,19 @@ class Engine {
   void serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);
+  // Gathers (ofi_software_atomic.cc).  The answers go out from buffers of their own, so
+  // that a receive buffer takes messages again at once (an answer of kRunBytes completes
+  // only once its initiator has received it: answers waiting in receive buffers on two PEs
+  // that gather from each other would wait for each other); a gather that finds none free
+  // waits in gathers_waiting_ until an answer's send completes (gather_answered()).
+  struct Gathering;
+  static constexpr size_t kGatherAnswers = 8;
+  std::unique_ptr<Outgoing[]> gather_answers_;
+  SpinLock gathers_lock_;
+  std::deque<Message> gathers_waiting_;
+  void answer_gather(const Message& request);
+  void send_gathered(Outgoing* answer, const Message& request);
+  bool gather_answered(void* context);
   void wait_software(const char* call);
 
   // Coalesced puts (ofi_batch.cc).  A batch is written with its own completion, which frees

@@ -1,6 +1,6 @@
 // The messages of the inter-node engine's software path (ofi.h): atomics that the provider
-// cannot do, strided puts of small blocks (scatters), notifications where remote CQ data
-// cannot carry them, and the network timeout's probes.  A request is answered once the
+// cannot do, strided puts and gets of small blocks (scatters, gathers), notifications where
+// remote CQ data cannot carry them, and the network timeout's probes.  A request is answered once the
 // target applied it: by a message, or where the provider talks through sockets by a write
 // into the initiator's answer slots (answer_slots.h).
 #pragma once
@@ -17,14 +17,16 @@ namespace tandem::ofi {
 // address of its reply for a fetching request, else 0.  A run request (non-fetching, on
 // `compare` elements from `offset` on) is followed on the wire by its operands; a scatter by
 // its blocks, packed (`compare`: scatter_shape()), which the target copies to `offset`,
-// `offset` + `operand`, `offset` + 2 `operand` and so on.
+// `offset` + `operand`, `offset` + 2 `operand` and so on.  A gather asks for the blocks of
+// that shape and place; the answer (Gathered, the same head) is followed by them, packed, and
+// its `cookie` is the initiator's record of where they go.
 struct Message {
   // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
   // Applied: a request, run request or scatter that the target's read of the CQ applied (in
   // the order of arrival), its answer still to send; never on the wire.
   enum Kind : uint8_t {
     Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6, Applied = 7,
-    Scatter = 8
+    Scatter = 8, Gather = 9, Gathered = 10
   } kind;
   AtomicOp op;
   AtomicType type;
@@ -35,6 +37,10 @@ struct Message {
   uint64_t compare;
   uint64_t cookie;
 };
+
+// The bytes of a message's head on the wire: all of it (no padding to send).
+inline constexpr size_t kMessageBytes = sizeof(uint64_t) * 5;
+static_assert(sizeof(Message) == kMessageBytes, "a message has no padding");
 
 // The most operand bytes of one run request.
 inline constexpr size_t kRunBytes = 2048;

@@ -117,6 +117,8 @@ void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const Serv
       // An operation posted without FI_COMPLETION that the provider reports all the same
       // (net does for writes): nothing of Tandem's waits for it.
       continue;
+    } else if (gather_answered(context)) {
+      continue;  // a gather's answer left: its buffer takes the next
     } else if (!run_sent(context)) {
       if (entries[i].flags & FI_REMOTE_CQ_DATA) {
         if (!answer_confirmation(entries[i].data)) notification_handler_(entries[i].data);

@@ -2,7 +2,9 @@
  * ibget from the right neighbour at strides on both sides of the point where a get across
  * nodes reads the span its blocks cover in one operation (blocks up to 1 KiB, gaps up to
  * 1 KiB between them), with spans longer than the 256 KiB read at a time, and with
- * destination strides unlike the source's.  Puts: iput and ibput to the right neighbour with
+ * destination strides unlike the source's; blocks farther apart come packed across nodes,
+ * many to an answer that the target copies them into (more answers than may be in flight
+ * at once, blocks of 256 bytes, a last answer only partly filled).  Puts: iput and ibput to the right neighbour with
  * blocks up to 1 KiB (which travel across nodes packed, many to a message that the target
  * copies into place: more messages than may be in flight at once) and over it, from packed
  * and from spread sources.  Every element must arrive, the destination between the blocks
@@ -94,6 +96,11 @@ int main(void) {
       {8, 129, 100, 129, 200},  /* blocks over 1 KiB: one operation each */
       {8, 4, 9000, 4, 5},     /* adjacent blocks, across a read's end */
       {8, 4, 9000, 4, 4},     /* no gaps at either end */
+      {1, 1, 1900, 1, 1100},  /* bytes far apart to a packed destination: one answer */
+      {8, 1, 1000, 1, 260},   /* longs 2080 bytes apart: four answers, the last part full */
+      {8, 1, 1300, 3, 200},   /* longs 1600 bytes apart, spread: six answers */
+      {8, 32, 1000, 40, 260},  /* blocks of 256 bytes far apart: eight an answer, 125 answers */
+      {8, 33, 300, 33, 260},   /* blocks of 264 bytes far apart: a read each */
   };
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
     const long bad = check_get(src, dest, cases[c].elem, cases[c].block, cases[c].blocks, cases[c].dst, cases[c].sst);
