@@ -7,9 +7,7 @@
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
 
-
 #include <iterator>
-#include <utility>
 #include <vector>
 
 #include "core/backoff.h"
