@@ -6,7 +6,8 @@
 #
 # Usage: perf/compare.sh -e VAR=A,B [options] PROGRAM [-- options for PROGRAM]
 #   -e VAR=A,B the variable and its two settings, e.g. TANDEM_AGGREGATE=off,on; a setting of
-#              "-" leaves VAR unset (e.g. TANDEM_OFI_REQUIRE=-,mr_local)
+#              "-" leaves VAR unset (e.g. TANDEM_OFI_REQUIRE=-,mr_local; LD_LIBRARY_PATH=-,DIR
+#              runs B on the libtandem.so.0 in DIR, another build's)
 #   -b BUILD   build folder (default: build at the top of the tree)
 #   -o DIR     results folder (default: perf/results/PROGRAM-<date>-<time>)
 #   -n ROUNDS  rounds, each running both settings (default 3)
@@ -18,6 +19,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# A setting as it names the files of its runs: a path (LD_LIBRARY_PATH=-,/tmp/old) without
+# its slashes.
+label() { printf '%s' "${1//\//_}"; }
 top=$(cd "$here/.." && pwd)
 build="$top/build"
 out=""
@@ -77,12 +81,12 @@ if [ "$report_only" = 0 ]; then
       echo "compare.sh: round $r/$rounds, $var=$value" >&2
       if [ "$value" = - ]; then set_var=(-u "$var"); else set_var=("$var=$value"); fi
       env "${set_var[@]}" timeout 900 "${launch[@]}" "$build/perf/$program" "$@" \
-        >"$out/round$r-$value.csv" 2>"$out/round$r-$value.err"
+        >"$out/round$r-$(label "$value").csv" 2>"$out/round$r-$(label "$value").err"
     done
   done
 fi
 
 # The report: per size and metric the median over the rounds of each setting, B / A, plots.
-bash "$here/report_ab.sh" "$out" "$a" "$b" "$program with $var=$a (A) and $var=$b (B)" "$var="
+bash "$here/report_ab.sh" "$out" "$(label "$a")" "$(label "$b")" "$program with $var=$a (A) and $var=$b (B)" "$var="
 cat "$out/report.md"
 echo "results: $out" >&2
