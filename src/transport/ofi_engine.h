@@ -229,6 +229,9 @@ class Engine {
   // to `pe` as a request to answer.
   Outgoing* take_run(const char* call);
   void send_run(const char* call, int pe, Outgoing* run, size_t payload);
+  // Sends `out`'s head and `payload` bytes after it to `pe`; its completion comes back with
+  // `out` as its context.
+  void send_outgoing(const char* call, const char* what, int pe, Outgoing* out, size_t payload);
   // Waits while kInbox requests of this PE are unanswered, then counts one more and returns
   // the cookie the request carries: where answers are written (answers_written_), a slot
   // claimed for it (driving progress while none is free), else `reply`'s address or 0.
@@ -267,7 +270,7 @@ class Engine {
   void serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);
-  // Gathers (ofi_software_atomic.cc).  The answers go out from buffers of their own, so
+  // Gathers (ofi_strided.cc).  The answers go out from buffers of their own, so
   // that a receive buffer takes messages again at once (an answer of kRunBytes completes
   // only once its initiator has received it: answers waiting in receive buffers on two PEs
   // that gather from each other would wait for each other); a gather that finds none free
@@ -280,6 +283,8 @@ class Engine {
   void answer_gather(const Message& request);
   void send_gathered(Outgoing* answer, const Message& request);
   bool gather_answered(void* context);
+  // An answer to a gather of this PE's: its blocks into place, the call told (true).
+  bool take_gathered(Incoming* slot);
   void wait_software(const char* call);
 
   // Coalesced puts (ofi_batch.cc).  A batch is written with its own completion, which frees
