@@ -273,33 +273,27 @@ int request_start(shmemx_notify_t r) {
     unexpected -= n;
     return idle(p);
   };
-  if (exact_pair) {
-    // One lookup serves both: the pair's count, then its queue (a request that the count
-    // completes leaves an entry that is erased at once).
-    const uint64_t key = pack(r->source, r->tag);
-    Pair* p = pairs.find_or_add(key);
-    if (unexpected > 0) take_unexpected(key, *p);
-    if (r->counted < r->expected) {
-      r->started = ++starts;
-      p->queue.push(r);
-      return SHMEMX_NOTIFY_SUCCESS;
-    }
-    if (idle(*p)) pairs.erase(key);
-  } else {
-    if (unexpected > 0) {
-      // The pairs it emptied are erased after the walk, which erasing would disturb.
-      std::vector<uint64_t> emptied;
-      pairs.for_each([&](uint64_t key, Pair& p) {
-        if (take_unexpected(key, p)) emptied.push_back(key);
-      });
-      for (uint64_t key : emptied) pairs.erase(key);
-    }
-    if (r->counted < r->expected) {
-      r->started = ++starts;
-      wildcard.push_back(r);
-      return SHMEMX_NOTIFY_SUCCESS;
-    }
+  // One lookup serves an exact pair both ways: its count, then its queue (a request that the
+  // count completes leaves an entry that is erased at once).
+  const uint64_t key = exact_pair ? pack(r->source, r->tag) : 0;
+  Pair* pair = exact_pair ? pairs.find_or_add(key) : nullptr;
+  if (unexpected > 0 && pair) {
+    take_unexpected(key, *pair);
+  } else if (unexpected > 0) {
+    // The pairs it emptied are erased after the walk, which erasing would disturb.
+    std::vector<uint64_t> emptied;
+    pairs.for_each([&](uint64_t k, Pair& p) {
+      if (take_unexpected(k, p)) emptied.push_back(k);
+    });
+    for (uint64_t k : emptied) pairs.erase(k);
   }
+  if (r->counted < r->expected) {
+    r->started = ++starts;
+    if (pair) pair->queue.push(r);
+    else wildcard.push_back(r);
+    return SHMEMX_NOTIFY_SUCCESS;
+  }
+  if (pair && idle(*pair)) pairs.erase(key);
   r->state.store(State::Complete, std::memory_order_release);
   return SHMEMX_NOTIFY_SUCCESS;
 }
