@@ -42,7 +42,7 @@ const std::vector<ConfigEntry>& config_table() {
       {"TANDEM_NET_TIMEOUT", nullptr, "30",
        "seconds a wait on the network (quiet, a blocking get or fetching atomic, a retry of a busy network, a wait while this PE's operations to other nodes are outstanding) may see no completion at all before it ends the job with a message naming the PE that does not answer (a stopped process, a link that is down); 0: wait forever.  With TANDEM_PROGRESS_THREAD=off, a PE that computes without calling the library answers nothing meanwhile: keep this above its longest such stretch"},
       {"TANDEM_AGGREGATE", nullptr, "on",
-       "on: a run of small nbi puts to consecutive addresses of a PE on another node travels as one message (up to 16 KiB)"},
+       "on: a run of small nbi puts to consecutive addresses of a PE on another node travels as one message (up to 16 KiB); where the provider talks through sockets, so do small nbi puts to one PE that do not continue one another (lists of up to 2 KiB that the target copies into place)"},
       {"TANDEM_PROXY_WRITES", nullptr, "auto",
        "the progress thread posts the nbi puts of 64 KiB or more to other nodes, so the PE goes on while the data is handed to the network: auto (when the thread has a core of its own), on, off"},
       {"TANDEM_PROXY_COPIES", nullptr, "auto",

@@ -12,6 +12,8 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -216,6 +218,9 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
   timeout_.reset(cards.size(), my_pe);
   peer_segment_.assign(cards.size() * kRegions, PeerSegment{0, 0});
   rings_.reset(rings_on_ ? cards.size() : 0);
+  lists_ = coalesce_ && answers_written_;
+  lists_out_.reset(new std::atomic<uint32_t>[cards.size()]());
+  std::fill(std::begin(list_target_), std::end(list_target_), -1);
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];
     size_t at = 0;
@@ -278,6 +283,8 @@ void Engine::close() {
   ring_memory_.reset();
   ring_pes_ = 0;
   open_batch_ = nullptr;
+  open_list_ = nullptr;
+  lists_ = false;
   batch_open_ = false;
   run_pe_ = -1;
   for (size_t i = 0; batches_ && i < kBatches; ++i) batches_[i].in_flight = false;
@@ -316,9 +323,8 @@ void Engine::put(const char* call, int pe, int segment, uint64_t offset, const v
                     bool coalesce) {
   if (coalesce && coalesce_ && bytes <= kCoalescedPutMax) {
     if (absorb(call, pe, segment, offset, source, bytes)) return;
-  } else {
-    flush(call);
   }
+  flush_for(call, pe);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, nullptr);
   });
@@ -326,7 +332,7 @@ void Engine::put(const char* call, int pe, int segment, uint64_t offset, const v
 
 void Engine::put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                 size_t bytes, const uint64_t* data) {
-  flush(call);
+  flush_for(call, pe);
   if (bytes > inject_size_ && bytes <= kBatchBytes) {
     // Too large to inject: a copy in a free batch goes instead, freed by its completion, so
     // the PE need not wait for the write to leave.
@@ -428,7 +434,7 @@ void Engine::read_message(const char* call, int pe, int segment, uint64_t offset
 }
 
 void Engine::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
-  flush(call);
+  flush_for(call, pe);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     read_message(call, pe, segment, offset + done, static_cast<char*>(dest) + done, chunk, &counted_read_);
   });

@@ -76,7 +76,9 @@ class Transport {
   // `coalesce` (an nbi put, complete only at quiet): a small put that continues the previous
   // one to the same PE and segment may be copied into an open batch, written as one
   // message when the run of contiguous puts ends, the batch is full, or any other operation,
-  // wait or flush() comes (ofi_batch.cc).
+  // wait or flush() comes; where the provider talks through sockets, one that follows a put
+  // to the same PE and segment without continuing it, into a list that the target copies
+  // into place (ofi_batch.cc).
   void put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
            bool coalesce = false);
   // A write of `bytes` from `source` to (pe, segment, offset) that only its target watches

@@ -43,6 +43,7 @@ const char* atomic_type_name(AtomicType type) {
 void Engine::atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
                        AtomicType type, const void* operand, const void* compare, void* result) {
   settle_fence(call);
+  if (native_[static_cast<int>(type)]) flush_for(call, pe);
   post_atomic(call, pe, segment, offset, op, type, operand, compare, result);
 }
 
@@ -115,7 +116,7 @@ void Engine::atomic_array(const char* call, int pe, int segment, uint64_t offset
     for (size_t i = 0; i < count; ++i) atomic(call, pe, segment, offset + i * size, op, type, bytes + i * size, nullptr, nullptr);
     return;
   }
-  flush(call);
+  flush_for(call, pe);
   if (order_ == Order::All) ledger_.note_write(pe, false);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = remote_key(pe, segment);

@@ -87,6 +87,12 @@ class Engine {
   void flush(const char* call) {
     if (batch_open_.load(std::memory_order_acquire)) flush_batch(call);
   }
+  // flush(), then, for an operation that must not pass this PE's lists of puts to `pe`
+  // (a write, a read, an atomic of the provider's), a wait until they are applied.
+  void flush_for(const char* call, int pe) {
+    flush(call);
+    if (lists_ && lists_out_[pe].load(std::memory_order_acquire) != 0) wait_lists(call, pe);
+  }
   void poll(const char* call) {
     flush(call);
     progress();
@@ -237,7 +243,8 @@ class Engine {
   // claimed for it (driving progress while none is free), else `reply`'s address or 0.
   uint64_t reserve_answer(const char* call, Reply* reply = nullptr);
   void count_request(const char* call);  // reserve_answer()'s first half
-  uint64_t claim_slot(const char* call, Reply* reply);  // and its second, where answers are written
+  // and its second, where answers are written; `list_pe`: the slot answers a list to that PE
+  uint64_t claim_slot(const char* call, Reply* reply, int list_pe = -1);
   // The answers written into this PE's slots, and the Acks into its ring memory, that have
   // landed (under mutex_): replies filled, requests counted as answered.
   void collect_answers();
@@ -250,7 +257,7 @@ class Engine {
   template <typename Ready>
   void progress_until(const char* call, Ready ready, int pe = -1);
   void post_receive(Incoming* slot);
-  // Applies the atomic of a request or run request, or the copies of a scatter, that
+  // Applies the atomic of a request or run request, or the copies of a scatter or list, that
   // `context`, a receive buffer, holds (read_cq()), after the requests its initiator wrote
   // into its ring before it (into `served`); it leaves the answer to deliver().
   void apply_request(void* context, ServedRequests* served);
@@ -367,14 +374,34 @@ class Engine {
   bool notify_by_data_ = true;  // notifications as remote CQ data (else as messages)
   // Sends a notification as a message (ofi_software_atomic.cc).
   void send_notification(const char* call, int pe, uint64_t data);
-  // Takes the put into the open batch, or opens one for it; false: it goes alone (the open
-  // batch, if any, has been written first).
+  // Takes the put into the open batch or list, or opens one for it; false: it goes alone
+  // (the open batch or list, if any, has gone first).
   bool absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
   void flush_batch(const char* call);
+  void write_open(const char* call);  // the open batch or list; batch_mutex_ held
   // A batch that is neither open nor in flight, now in flight (a staged write of
   // put_unconfirmed, freed by its completion); null when every one is taken.
   Batch* take_batch();
   void write_batch(const char* call);  // the open batch; batch_mutex_ held
+  // Lists of puts (ofi_batch.cc): a request whose records the target's progress copies into
+  // place.  Where the provider talks through sockets and puts are coalesced.  A list is a
+  // message, applied when the target reads it: writes and reads to its PE wait until every
+  // list to it is answered (flush_for), and while one is out, puts to it go into lists too.
+  bool lists_ = false;
+  // The largest put that opens a list: a list larger than rxm's buffers goes in segments,
+  // so a list of a few large puts costs as many messages as the puts alone.
+  static constexpr size_t kListOpenMax = 256;
+  std::unique_ptr<std::atomic<uint32_t>[]> lists_out_;  // per PE: lists sent, not answered
+  int list_target_[kInbox] = {};  // per answer slot: the PE of the list it answers, or -1
+  Outgoing* open_list_ = nullptr;  // to list_pe_, its segment in its head
+  int list_pe_ = -1;
+  size_t list_used_ = 0;           // bytes of records in it
+  size_t list_last_ = 0;           // where its last record starts
+  void open_list(const char* call, int pe, int segment);
+  Batch* free_batch();  // one neither open nor in flight, driving progress once if none is
+  bool add_to_list(uint64_t offset, const void* source, size_t bytes);  // false: no room
+  void send_list(const char* call);
+  void wait_lists(const char* call, int pe);
   // put_signal_nbi's data writes and get_notify_nbi's reads (ofi_signal.cc).  progress(): a
   // piece of a signal's data landed, or a read completed (true), or `context` is a receive
   // buffer; post_ready_signals() posts the signals and notifications whose data has landed
@@ -401,6 +428,8 @@ class Engine {
   int run_pe_ = -1;         // the last put that could be coalesced ends at (pe, segment, end)
   int run_segment_ = -1;
   uint64_t run_end_ = 0;
+  uint64_t run_quiets_ = 0;  // and came after that many quiets
+  std::atomic<uint64_t> quiets_{0};
   std::atomic<uint64_t> coalesced_{0};
   uint64_t coalesced_at_last_look_ = 0;  // flush_if_idle()'s
   std::string provider_;

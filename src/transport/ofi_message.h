@@ -1,8 +1,9 @@
 // The messages of the inter-node engine's software path (ofi.h): atomics that the provider
-// cannot do, strided puts and gets of small blocks (scatters, gathers), notifications where
-// remote CQ data cannot carry them, and the network timeout's probes.  A request is answered once the
-// target applied it: by a message, or where the provider talks through sockets by a write
-// into the initiator's answer slots (answer_slots.h).
+// cannot do, strided puts and gets of small blocks (scatters, gathers), lists of small nbi
+// puts, notifications where remote CQ data cannot carry them, and the network timeout's
+// probes.  A request is answered once the target applied it: by a message, or where the
+// provider talks through sockets by a write into the initiator's answer slots
+// (answer_slots.h).
 #pragma once
 
 #include <atomic>
@@ -19,14 +20,15 @@ namespace tandem::ofi {
 // its blocks, packed (`compare`: scatter_shape()), which the target copies to `offset`,
 // `offset` + `operand`, `offset` + 2 `operand` and so on.  A gather asks for the blocks of
 // that shape and place; the answer (Gathered, the same head) is followed by them, packed, and
-// its `cookie` is the initiator's record of where they go.
+// its `cookie` is the initiator's record of where they go.  A list carries small nbi puts to
+// one segment (`compare` bytes of records: list_record()), which the target copies into place.
 struct Message {
   // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
   // Applied: a request, run request or scatter that the target's read of the CQ applied (in
   // the order of arrival), its answer still to send; never on the wire.
   enum Kind : uint8_t {
     Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6, Applied = 7,
-    Scatter = 8, Gather = 9, Gathered = 10
+    Scatter = 8, Gather = 9, Gathered = 10, List = 11
   } kind;
   AtomicOp op;
   AtomicType type;
@@ -49,6 +51,15 @@ inline constexpr size_t kRunBytes = 2048;
 inline uint64_t scatter_shape(size_t block, size_t blocks) { return uint64_t{block} << 32 | blocks; }
 inline size_t scatter_block(uint64_t shape) { return static_cast<size_t>(shape >> 32); }
 inline size_t scatter_blocks(uint64_t shape) { return static_cast<size_t>(shape & 0xffffffffu); }
+
+// A list's record: a head of 8 bytes, the put's offset and length, then its bytes, padded to
+// 8.  A put is listed when its offset is below kListOffsets and its bytes fit one list.
+inline constexpr uint64_t kListOffsets = uint64_t{1} << 48;
+inline constexpr size_t kListPutMax = kRunBytes - sizeof(uint64_t);
+inline uint64_t list_record(uint64_t offset, size_t bytes) { return offset << 16 | bytes; }
+inline uint64_t list_offset(uint64_t record) { return record >> 16; }
+inline size_t list_bytes(uint64_t record) { return static_cast<size_t>(record & 0xffff); }
+inline size_t list_padded(size_t bytes) { return (bytes + 7) & ~size_t{7}; }
 
 // A posted receive buffer: room for any message.
 struct Incoming {

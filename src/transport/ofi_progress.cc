@@ -256,6 +256,7 @@ void Engine::confirm_writes(const char* call) {
 
 void Engine::quiet(const char* call) {
   fence_pending_.store(false, std::memory_order_relaxed);  // what follows completes everything
+  quiets_.fetch_add(1, std::memory_order_relaxed);         // the next put starts a run
   if (!maybe_in_flight() && !ledger_.any_open()) {
     // Nothing of this PE's to complete or confirm (its puts went to node peers, say): no
     // turn of progress, which with tcp is a system call, but the look now and then that

@@ -7,7 +7,7 @@
 // accumulate) travels as run requests, each carrying the operands of many elements: one
 // request and one answer per run, not per element.  Strided puts and gets of small blocks
 // travel the same way (ofi_strided.cc): the target applies a scatter here, in the order of
-// arrival, and answers a gather from deliver().
+// arrival, and answers a gather from deliver(); so do lists of nbi puts (ofi_batch.cc).
 #include <rdma/fabric.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_rma.h>
@@ -118,12 +118,13 @@ void Engine::count_request(const char* call) {
   software_sent_.fetch_add(1, std::memory_order_acq_rel);
 }
 
-uint64_t Engine::claim_slot(const char* call, Reply* reply) {
+uint64_t Engine::claim_slot(const char* call, Reply* reply, int list_pe) {
   uint64_t cookie = 0;
   progress_until(call, [&] {
     std::lock_guard<SpinLock> lock(mutex_);
     if (!answer_slots_.claim(reply, &cookie)) return false;
     ring_target_[AnswerSlots::slot_of(cookie)] = -1;
+    list_target_[AnswerSlots::slot_of(cookie)] = list_pe;
     return true;
   });
   return cookie;
@@ -189,6 +190,7 @@ void Engine::collect_answers() {
   size_t n = answer_slots_.collect(own_.answers, [&](size_t slot, void* to, uint64_t value) {
     if (ring_target_[slot] >= 0)
       silent += rings_.consumed(std::exchange(ring_target_[slot], -1), ring_number_[slot] + 1);
+    if (list_target_[slot] >= 0) lists_out_[std::exchange(list_target_[slot], -1)].fetch_sub(1, std::memory_order_release);
     if (!to) return;
     Reply* reply = static_cast<Reply*>(to);
     reply->value = value;
@@ -304,7 +306,8 @@ void Engine::apply_request(void* context, ServedRequests* served) {
   Incoming* slot = entry_of(inbox_.data(), inbox_.size(), context);
   if (!slot) return;
   Message& m = slot->head;
-  const bool request = m.kind == Message::Request || m.kind == Message::RunRequest || m.kind == Message::Scatter;
+  const bool request = m.kind == Message::Request || m.kind == Message::RunRequest || m.kind == Message::Scatter ||
+                       m.kind == Message::List;
   if (request && rings_with(m.origin)) {
     rings_.serve_message(ring_entries(), m.origin, m.cookie, std::size(served->at) - served->n,
                          [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
@@ -322,11 +325,19 @@ void Engine::apply_request(void* context, ServedRequests* served) {
     const size_t block = scatter_block(m.compare);
     shm::copy_strided(base_[m.segment] + m.offset, static_cast<ptrdiff_t>(m.operand), slot->operands,
                       static_cast<ptrdiff_t>(block), 1, block, scatter_blocks(m.compare));
+  } else if (m.kind == Message::List) {
+    for (size_t at = 0; at < m.compare;) {
+      uint64_t record;
+      memcpy(&record, slot->operands + at, sizeof record);
+      const size_t bytes = list_bytes(record);
+      memcpy(base_[m.segment] + list_offset(record), slot->operands + at + sizeof record, bytes);
+      at += sizeof record + list_padded(bytes);
+    }
   } else {
     return;
   }
   publish_network_update();
-  if (m.kind != Message::Scatter) requests_served_.fetch_add(1, std::memory_order_relaxed);
+  if (m.kind != Message::Scatter && m.kind != Message::List) requests_served_.fetch_add(1, std::memory_order_relaxed);
   m.kind = Message::Applied;
 }
 

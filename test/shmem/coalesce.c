@@ -1,7 +1,9 @@
 /* Runs of small nbi puts to consecutive addresses, which Tandem coalesces into one message
- * when the target is on another node (TANDEM_AGGREGATE): every put of a run must land, in
- * order with what a fence or quiet puts behind it, also when the run crosses a batch's end,
- * changes size, target, segment or direction, or is interrupted by other operations.  Each
+ * when the target is on another node (TANDEM_AGGREGATE), and puts to one PE that do not
+ * continue one another (lists, where the provider talks through sockets): every put must
+ * land, in order with what a fence or quiet puts behind it, also when the run crosses a
+ * batch's end, changes size, target, segment or direction, or is interrupted by other
+ * operations.  Each
  * PE writes to its right neighbour, which checks once a flag behind the run arrives.  As
  * the API requires, an nbi put's source is left alone until the quiet or fence after it
  * (run with TANDEM_DEFER_THRESHOLD=1 too, where node peers copy it only then). */
@@ -140,6 +142,59 @@ static void overwritten(long *data) {
   done();
 }
 
+/* Puts that do not continue one another, which Tandem carries in lists across nodes (the
+ * target copies them into place when its progress reads the list), followed by writes and
+ * reads over the same words: the later write wins, a get sees the puts.  The API orders
+ * them only through a fence or quiet; Tandem keeps puts to a PE on another node in order
+ * without one where the provider keeps writes in order (not under the unordered rules),
+ * lists included, so there the phase has none.  On the node, nbi puts held back for the
+ * quiet (TANDEM_DEFER_THRESHOLD) may land after later writes: there a quiet goes between. */
+static void scattered(long *data) {
+  ++phase;
+  enum { N = 3600 };
+  const char *rules = getenv("TANDEM_OFI_REQUIRE");
+  const int in_order = shmem_ptr(data, right) == NULL && !(rules && strstr(rules, "unordered"));
+  fill(N);
+  for (long i = 0; i < N; ++i) earlier[i] = value(me, phase - 1, i);
+  /* The even words of [0, 2000) from an earlier value, then a blocking put over all of them. */
+  for (long i = 0; i < 2000; i += 2) shmem_long_put_nbi(&data[i], &earlier[i], 1, right);
+  if (!in_order) shmem_quiet();
+  shmem_long_put(&data[0], &source[0], 2000, right);
+  /* [2000, 3000) in pieces of 1 to 257 words, last piece first: pieces of up to 255 words
+   * fit a list, larger ones go alone behind the lists before them. */
+  static const long sizes[] = {1, 2, 3, 255, 256, 257, 7, 1};
+  long starts[64], n = 0;
+  for (long at = 2000, k = 0; at < 3000; at += sizes[k++ % 8]) starts[n++] = at;
+  for (long k = n - 1; k >= 0; --k) {
+    const long end = k + 1 < n ? starts[k + 1] : 3000;
+    shmem_long_put_nbi(&data[starts[k]], &source[starts[k]], (size_t)(end - starts[k]), right);
+  }
+  /* [3000, 3400) word by word backwards from an earlier value, then one nbi put over them. */
+  for (long i = 3399; i >= 3000; --i) shmem_long_put_nbi(&data[i], &earlier[i], 1, right);
+  if (!in_order) shmem_quiet();
+  shmem_long_put_nbi(&data[3000], &source[3000], 400, right);
+  /* [3400, 3600): heap words and globals backwards, segments alternating, then a get of
+   * the last word put. */
+  for (long i = 3599; i >= 3400; --i) {
+    shmem_long_put_nbi(&data[i], &source[i], 1, right);
+    if (i % 4 == 0) shmem_long_put_nbi(&globals_run[(i - 3400) / 4], &source[i - 3400], 1, right);
+  }
+  long got = 0;
+  if (!in_order) shmem_quiet();
+  shmem_long_get(&got, &data[3400], 1, right);
+  CHECK(got == source[3400], "a get behind scattered puts to the same word read %#lx, expected %#lx",
+        (unsigned long)got, (unsigned long)source[3400]);
+  release(0);
+  await();
+  check_words("scattered puts, then writes over them", data, 0, N, left, phase);
+  for (long i = 3400; i < N; i += 4) {
+    const long at = (i - 3400) / 4;
+    CHECK(globals_run[at] == value(left, phase, i - 3400), "globals word %ld after scattered puts: %#lx", at,
+          (unsigned long)globals_run[at]);
+  }
+  done();
+}
+
 int main(void) {
   test_init();
   me = shmem_my_pe();
@@ -154,6 +209,7 @@ int main(void) {
   mixed_sizes(data);
   interleaved(data);
   overwritten(data);
+  scattered(data);
   shmem_barrier_all();
   shmem_free(data);
   return test_finish("coalesce");
