@@ -11,11 +11,12 @@
  *  inter          N puts to dest + 8*i (i = 0 .. N-1) of the inter target, then quiet
  *  intra          the same to the intra target
  *  inter_strided  N puts to dest + 16*i of the inter target, then quiet: puts to
- *                 non-contiguous addresses, which an aggregation layer must not merge
- *                 (the control series)
+ *                 non-contiguous addresses, which no run of consecutive puts merges
+ *  inter_spread   the same, put i going to the PEs of other nodes in turn (i modulo their
+ *                 number; with 2 PEs, the inter target alone)
  * Each put reads its own 8 bytes, source + 8*i.  After the timed loops of each N, every
- * series is checked once, outside the timing: the target clears its words, PE 0 runs one
- * epoch whose word i carries (N << 20) + i + series, and after a barrier the target checks
+ * series is checked once, outside the timing: the targets clear their words, PE 0 runs one
+ * epoch whose word i carries (N << 20) + i + series, and after a barrier each target checks
  * the words, the gaps between the strided ones and the word after the contiguous ones; a
  * mismatch ends the job (shmem_global_exit(1)) with a message naming N, the series and the
  * index.
@@ -28,15 +29,22 @@
  * TANDEM_AGGREGATE=on and compares the two settings series by series. */
 #include "perf_shmem.h"
 
-enum { INTER, INTRA, INTER_STRIDED, SERIES };
-static const char* const names[SERIES] = {"inter", "intra", "inter_strided"};
-static const long strides[SERIES] = {1, 1, 2}; /* in 8-byte words */
+enum { INTER, INTRA, INTER_STRIDED, INTER_SPREAD, SERIES };
+static const char* const names[SERIES] = {"inter", "intra", "inter_strided", "inter_spread"};
+static const long strides[SERIES] = {1, 1, 2, 2}; /* in 8-byte words */
 
-/* PE 0's targets (-1: none), as PE 0's shmem_ptr sees them. */
+/* PE 0's targets (-1: none), as PE 0's shmem_ptr sees them; inter_spread's first. */
 static int target[SERIES];
+/* inter_spread's: the PEs of other nodes. */
+static int* spread;
+static int n_spread;
 
-static void epoch(int64_t* dest, const int64_t* source, long n, long stride, int pe) {
-  for (long i = 0; i < n; ++i) shmem_putmem_nbi(dest + i * stride, source + i, sizeof(int64_t), pe);
+/* The PE that put i of `series` goes to. */
+static int target_of(int series, long i) { return series == INTER_SPREAD ? spread[i % n_spread] : target[series]; }
+
+static void epoch(int64_t* dest, const int64_t* source, long n, int series) {
+  const long stride = strides[series];
+  for (long i = 0; i < n; ++i) shmem_putmem_nbi(dest + i * stride, source + i, sizeof(int64_t), target_of(series, i));
   shmem_quiet();
 }
 
@@ -44,19 +52,22 @@ static int64_t pattern(long n, long i, int series) { return ((int64_t)n << 20) +
 
 /* One checked epoch of `series` with `n` puts (every PE calls it). */
 static void verify(int me, int series, int64_t* dest, int64_t* source, long n) {
-  const int pe = target[series];
   const long stride = strides[series];
   const long words = stride == 1 ? n + 1 : stride * n; /* the last word stays 0 */
-  if (me == pe) memset(dest, 0, (size_t)words * sizeof(int64_t));
+  int mine = me == target[series];
+  for (int k = 0; series == INTER_SPREAD && k < n_spread; ++k) mine |= me == spread[k];
+  if (mine) memset(dest, 0, (size_t)words * sizeof(int64_t));
   shmem_barrier_all();
   if (me == 0) {
     for (long i = 0; i < n; ++i) source[i] = pattern(n, i, series);
-    epoch(dest, source, n, stride, pe);
+    epoch(dest, source, n, series);
   }
   shmem_barrier_all();
-  if (me != pe) return;
+  if (!mine) return;
   for (long w = 0; w < words; ++w) {
-    const int64_t want = w % stride == 0 && w / stride < n ? pattern(n, w / stride, series) : 0;
+    const long put = w / stride;
+    const int64_t want =
+        w % stride == 0 && put < n && target_of(series, put) == me ? pattern(n, put, series) : 0;
     if (dest[w] != want) {
       fprintf(stderr, "# many_ops: verification failed on PE %d: N %ld, %s, word %ld (put %ld): %lld, expected %lld\n",
               me, n, names[series], w, w % stride == 0 ? w / stride : -1L, (long long)dest[w], (long long)want);
@@ -84,6 +95,19 @@ int main(int argc, char** argv) {
   memset(dest, 0, words * sizeof(int64_t));
   perf_find_partners(dest, &target[INTER], &target[INTRA]);
   target[INTER_STRIDED] = target[INTER];
+  /* inter_spread's targets, as PE 0's shmem_ptr sees them, for every PE. */
+  const int n_pes = shmem_n_pes();
+  int* off_node = (int*)shmem_calloc((size_t)n_pes, sizeof(int));
+  spread = (int*)malloc((size_t)n_pes * sizeof(int));
+  if (me == 0)
+    for (int pe = 0; pe < n_pes; ++pe) off_node[pe] = shmem_ptr(dest, pe) == NULL;
+  shmem_barrier_all();
+  if (me != 0) shmem_int_get(off_node, off_node, (size_t)n_pes, 0);
+  for (int pe = 0; pe < n_pes; ++pe)
+    if (off_node[pe]) spread[n_spread++] = pe;
+  target[INTER_SPREAD] = n_spread > 0 ? spread[0] : -1;
+  shmem_barrier_all();
+  shmem_free(off_node);
   if (me == 0) {
     printf("# many_ops: the size column is N, the 8-byte puts per epoch (1, 2, 4, ... up to %ld)\n", max_ops);
     fflush(stdout);
@@ -105,9 +129,9 @@ int main(int argc, char** argv) {
         if (target[series] < 0) continue;
         shmem_barrier_all();
         if (me == 0) {
-          epoch(dest, source, ops, strides[series], target[series]); /* warm-up */
+          epoch(dest, source, ops, series); /* warm-up */
           const double t0 = perf_now_us();
-          for (long i = 0; i < n; ++i) epoch(dest, source, ops, strides[series], target[series]);
+          for (long i = 0; i < n; ++i) epoch(dest, source, ops, series);
           t[series][r] = (perf_now_us() - t0) / (double)n;
         }
         perf_solo_done(me);
@@ -130,6 +154,7 @@ int main(int argc, char** argv) {
   }
   shmem_barrier_all();
   free(source);
+  free(spread);
   shmem_free(dest);
   shmem_finalize();
   return 0;

@@ -220,6 +220,7 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
   rings_.reset(rings_on_ ? cards.size() : 0);
   lists_ = coalesce_ && answers_written_;
   lists_out_.reset(new std::atomic<uint32_t>[cards.size()]());
+  put_epoch_.reset(new uint64_t[cards.size()]());
   std::fill(std::begin(list_target_), std::end(list_target_), -1);
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];
@@ -283,7 +284,8 @@ void Engine::close() {
   ring_memory_.reset();
   ring_pes_ = 0;
   open_batch_ = nullptr;
-  open_list_ = nullptr;
+  for (OpenList& list : open_lists_) list = OpenList{};
+  lists_open_ = 0;
   lists_ = false;
   batch_open_ = false;
   run_pe_ = -1;
@@ -322,9 +324,12 @@ LocalMemory::Buffer Engine::stage(const char* call, const void* p, size_t bytes,
 void Engine::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                     bool coalesce) {
   if (coalesce && coalesce_ && bytes <= kCoalescedPutMax) {
+    // Not absorbed: the open batch or list of `pe`, if any, has gone; others may stay open.
     if (absorb(call, pe, segment, offset, source, bytes)) return;
+    if (lists_ && lists_out_[pe].load(std::memory_order_acquire) != 0) wait_lists(call, pe);
+  } else {
+    flush_for(call, pe);
   }
-  flush_for(call, pe);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, nullptr);
   });

@@ -2,24 +2,26 @@
 // (each starts where the previous ended, same PE and segment) are copied into a batch and
 // written as one message: with tcp a message costs a system call or more whatever its size,
 // so a run of 8-byte puts moves at the speed of its messages, not of the link.  Where the
-// provider talks through sockets, puts to one PE that do not continue one another are
-// copied into a list instead, a request of up to kRunBytes of records (offset, length,
-// bytes) that the target's progress copies into place and answers.
+// provider talks through sockets, puts to a PE that do not continue one another are copied
+// into a list instead, a request of up to kRunBytes of records (offset, length, bytes) that
+// the target's progress copies into place and answers; a list is open per PE, for up to
+// kOpenLists PEs at once, so puts spread over several PEs travel in lists too.
 //
-// Hybrid issue: a put goes alone (eager) unless it continues the previous one, or follows
-// one to the same PE, so an isolated put still overlaps whatever follows; a run is held
-// (lazy) in the open batch or list until it ends (a put to another PE or segment; for a
-// batch, one that does not continue it), it fills, or the PE does anything else with the
-// network or waits: every other operation, quiet, fence and the progress of every wait loop
-// write the open batch or list first, and a progress thread with a core of its own writes
-// one that no put joined since its last look.  So a PE that waits for an answer to its puts
-// never waits on a batch it holds itself.
+// Hybrid issue: a put goes alone (eager) unless it continues the previous one or follows
+// one to the same PE in the same epoch (since the last quiet), so an isolated put still
+// overlaps whatever follows; the others are held (lazy) in the open batch or their PE's
+// list until the batch's run ends, the batch or list fills, or the PE does anything else
+// with the network or waits: every other operation, quiet, fence and the progress of every
+// wait loop write the open batch and lists first, and a progress thread with a core of its
+// own writes them when no put joined since its last look.  So a PE that waits for an answer
+// to its puts never waits on a batch or list it holds itself.
 //
-// Order: a batch is a write, behind the writes before it.  A list is a message that the
-// target applies when its progress reads it, after the writes that came before it; a write
-// or read that came after it could land first, so those wait until every list to their PE
-// is answered (flush_for), and while one is out, puts to that PE join lists rather than go
-// alone or in batches.  Puts keep their order either way.
+// Order: a PE has one open batch or list at most, closed before the next of its puts goes
+// another way.  A batch is a write, behind the writes before it.  A list is a message that
+// the target applies when its progress reads it, after the writes that came before it; a
+// write or read that came after it could land first, so those wait until every list to
+// their PE is answered (flush_for), and while one is out, puts to that PE join lists rather
+// than go alone or in batches.  Puts to a PE keep their order either way.
 #include <atomic>
 #include <cstring>
 
@@ -30,59 +32,38 @@ namespace tandem::ofi {
 
 bool Engine::absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
   std::lock_guard<std::mutex> lock(batch_mutex_);
+  const uint64_t epoch = quiets_.load(std::memory_order_relaxed) + 1;
+  const bool continues = pe == run_pe_ && segment == run_segment_ && offset == run_end_;
+  const bool follows = put_epoch_[pe] == epoch && !continues;  // pe had a put in this epoch
+  run_pe_ = pe;
+  run_segment_ = segment;
+  run_end_ = offset + bytes;
+  put_epoch_[pe] = epoch;
   Batch* open = open_batch_;
   if (open && open->pe == pe && open->segment == segment && open->offset + open->bytes == offset &&
       open->bytes + bytes <= kBatchBytes) {
     memcpy(open->data + open->bytes, source, bytes);
     open->bytes += bytes;
-    run_end_ = offset + bytes;
     coalesced_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
-  if (open_list_ && list_pe_ == pe && open_list_->head.segment == segment) {
-    // A list that holds one run which this put continues, with no list out before it,
-    // turns into a batch: a long run then goes as one write of up to kBatchBytes.
-    if (offset == run_end_ && list_last_ == 0 && lists_out_[pe].load(std::memory_order_acquire) == 0)
-      if (Batch* batch = free_batch()) {
-        uint64_t record;
-        memcpy(&record, open_list_->operands, sizeof record);
-        batch->pe = pe;
-        batch->segment = segment;
-        batch->offset = list_offset(record);
-        batch->bytes = list_bytes(record);
-        memcpy(batch->data, open_list_->operands + sizeof record, batch->bytes);
-        memcpy(batch->data + batch->bytes, source, bytes);
-        batch->bytes += bytes;
-        open_list_->in_flight.store(false, std::memory_order_release);
-        open_list_ = nullptr;
-        open_batch_ = batch;
-        run_end_ = offset + bytes;
-        coalesced_.fetch_add(1, std::memory_order_relaxed);
-        return true;
-      }
-    if (add_to_list(offset, source, bytes)) {
-      run_end_ = offset + bytes;
+  if (OpenList* list = list_for(pe)) {
+    if (list->out->head.segment == segment &&
+        (list_to_batch(list, offset, source, bytes) || add_to_list(list, offset, source, bytes))) {
       coalesced_.fetch_add(1, std::memory_order_relaxed);
       return true;
     }
+    close_list(call, list);  // full, or for another segment
   }
-  write_open(call);
-  const uint64_t quiets = quiets_.load(std::memory_order_relaxed);
-  const bool same = pe == run_pe_ && segment == run_segment_;
-  const bool continues = same && offset == run_end_;
-  const bool follows = same && !continues && quiets == run_quiets_;  // in the same epoch
-  run_pe_ = pe;
-  run_segment_ = segment;
-  run_end_ = offset + bytes;
-  run_quiets_ = quiets;
+  if (open && open->pe == pe) write_batch(call);  // pe's earlier puts go first
   const bool lists_out = lists_ && lists_out_[pe].load(std::memory_order_acquire) != 0;
   if (lists_ && offset < kListOffsets && bytes <= kListPutMax && ((follows && bytes <= kListOpenMax) || lists_out)) {
-    open_list(call, pe, segment);
-    add_to_list(offset, source, bytes);
+    add_to_list(open_list(call, pe, segment), offset, source, bytes);
     coalesced_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
   if (!continues || lists_out) return false;
+  if (open_batch_) write_batch(call);  // one batch open at most
   Batch* free = free_batch();
   if (!free) return false;
   free->pe = pe;
@@ -91,7 +72,7 @@ bool Engine::absorb(const char* call, int pe, int segment, uint64_t offset, cons
   free->bytes = bytes;
   memcpy(free->data, source, bytes);
   open_batch_ = free;
-  batch_open_.store(true, std::memory_order_release);
+  note_open();
   coalesced_.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
@@ -105,51 +86,100 @@ Engine::Batch* Engine::free_batch() {
   return nullptr;
 }
 
-void Engine::open_list(const char* call, int pe, int segment) {
-  settle_fence(call);  // a message may pass writes
-  Outgoing* list = take_run(call);
-  list->head = Message{};
-  list->head.kind = Message::List;
-  list->head.segment = static_cast<uint8_t>(segment);
-  list->head.origin = my_pe_;
-  open_list_ = list;
-  list_pe_ = pe;
-  list_used_ = 0;
-  batch_open_.store(true, std::memory_order_release);
+Engine::OpenList* Engine::list_for(int pe) {
+  if (lists_open_ == 0) return nullptr;
+  for (OpenList& list : open_lists_)
+    if (list.out && list.pe == pe) return &list;
+  return nullptr;
 }
 
-bool Engine::add_to_list(uint64_t offset, const void* source, size_t bytes) {
-  char* records = open_list_->operands;
+Engine::OpenList* Engine::open_list(const char* call, int pe, int segment) {
+  OpenList* slot = nullptr;
+  for (OpenList& list : open_lists_)
+    if (!list.out) slot = &list;
+    else if (lists_open_ == kOpenLists && (!slot || list.opened < slot->opened)) slot = &list;
+  if (slot->out) close_list(call, slot);  // the oldest
+  settle_fence(call);  // a message may pass writes
+  Outgoing* out = take_run(call);
+  out->head = Message{};
+  out->head.kind = Message::List;
+  out->head.segment = static_cast<uint8_t>(segment);
+  out->head.origin = my_pe_;
+  *slot = OpenList{out, pe, 0, 0, ++lists_opened_};
+  ++lists_open_;
+  note_open();
+  return slot;
+}
+
+bool Engine::add_to_list(OpenList* list, uint64_t offset, const void* source, size_t bytes) {
+  char* records = list->out->operands;
   uint64_t last = 0;
-  if (list_used_ > 0) memcpy(&last, records + list_last_, sizeof last);
+  if (list->used > 0) memcpy(&last, records + list->last, sizeof last);
   const size_t had = list_bytes(last);
-  if (list_used_ > 0 && list_offset(last) + had == offset && had + bytes <= kListPutMax &&
-      list_last_ + sizeof last + list_padded(had + bytes) <= kRunBytes) {
+  if (list->used > 0 && list_offset(last) + had == offset && had + bytes <= kListPutMax &&
+      list->last + sizeof last + list_padded(had + bytes) <= kRunBytes) {
     // It continues the last record: its bytes join it.
-    memcpy(records + list_last_ + sizeof last + had, source, bytes);
+    memcpy(records + list->last + sizeof last + had, source, bytes);
     last = list_record(list_offset(last), had + bytes);
-    memcpy(records + list_last_, &last, sizeof last);
-    list_used_ = list_last_ + sizeof last + list_padded(had + bytes);
+    memcpy(records + list->last, &last, sizeof last);
+    list->used = list->last + sizeof last + list_padded(had + bytes);
     return true;
   }
-  if (list_used_ + sizeof last + list_padded(bytes) > kRunBytes) return false;
+  if (list->used + sizeof last + list_padded(bytes) > kRunBytes) return false;
   const uint64_t record = list_record(offset, bytes);
-  memcpy(records + list_used_, &record, sizeof record);
-  memcpy(records + list_used_ + sizeof record, source, bytes);
-  list_last_ = list_used_;
-  list_used_ += sizeof record + list_padded(bytes);
+  memcpy(records + list->used, &record, sizeof record);
+  memcpy(records + list->used + sizeof record, source, bytes);
+  list->last = list->used;
+  list->used += sizeof record + list_padded(bytes);
   return true;
 }
 
-void Engine::send_list(const char* call) {
-  Outgoing* list = open_list_;
-  open_list_ = nullptr;
-  list->head.compare = list_used_;
-  lists_out_[list_pe_].fetch_add(1, std::memory_order_acq_rel);  // before its answer can come
+bool Engine::list_to_batch(OpenList* list, uint64_t offset, const void* source, size_t bytes) {
+  // A list of one run that this put continues, with no batch open and no list out to its PE,
+  // turns into a batch: a long run then goes as one write of up to kBatchBytes.
+  if (open_batch_ || list->last != 0 || lists_out_[list->pe].load(std::memory_order_acquire) != 0) return false;
+  uint64_t record;
+  memcpy(&record, list->out->operands, sizeof record);
+  if (list_offset(record) + list_bytes(record) != offset) return false;
+  Batch* batch = free_batch();
+  if (!batch) return false;
+  batch->pe = list->pe;
+  batch->segment = list->out->head.segment;
+  batch->offset = list_offset(record);
+  batch->bytes = list_bytes(record);
+  memcpy(batch->data, list->out->operands + sizeof record, batch->bytes);
+  memcpy(batch->data + batch->bytes, source, bytes);
+  batch->bytes += bytes;
+  list->out->in_flight.store(false, std::memory_order_release);
+  *list = OpenList{};
+  --lists_open_;
+  open_batch_ = batch;
+  note_open();
+  return true;
+}
+
+void Engine::close_list(const char* call, OpenList* list) {
+  uint64_t record;
+  memcpy(&record, list->out->operands, sizeof record);
+  if (list->last == 0 && list_bytes(record) <= inject_size_ && lists_out_[list->pe].load(std::memory_order_acquire) == 0) {
+    // One put, and no list before it: it goes as a write after all.
+    write_message(call, list->pe, list->out->head.segment, list_offset(record), list->out->operands + sizeof record,
+                  list_bytes(record), nullptr);
+    list->out->in_flight.store(false, std::memory_order_release);
+  } else {
+    send_list(call, list);
+  }
+  *list = OpenList{};
+  --lists_open_;
+  note_open();  // only now: a flush() that sees nothing open must find this one sent
+}
+
+void Engine::send_list(const char* call, OpenList* list) {
+  list->out->head.compare = list->used;
+  lists_out_[list->pe].fetch_add(1, std::memory_order_acq_rel);  // before its answer can come
   count_request(call);
-  list->head.cookie = message_cookie(list_pe_, claim_slot(call, nullptr, list_pe_));
-  send_outgoing(call, "a list of puts to", list_pe_, list, list_used_);
-  batch_open_.store(false, std::memory_order_release);  // as in write_batch()
+  list->out->head.cookie = message_cookie(list->pe, claim_slot(call, nullptr, list->pe));
+  send_outgoing(call, "a list of puts to", list->pe, list->out, list->used);
 }
 
 void Engine::wait_lists(const char* call, int pe) {
@@ -174,25 +204,14 @@ void Engine::write_batch(const char* call) {
   const bool injected = b->bytes <= inject_size_;  // the provider copies it: the batch stays free
   if (!injected) b->in_flight.store(true, std::memory_order_release);
   write_message(call, b->pe, b->segment, b->offset, b->data, b->bytes, injected ? nullptr : b);
-  // Only now: a flush() that sees no open batch must find this one's write counted.
-  batch_open_.store(false, std::memory_order_release);
+  // Only now: a flush() that sees nothing open must find this one's write counted.
+  note_open();
 }
 
 void Engine::write_open(const char* call) {
   if (open_batch_) write_batch(call);
-  if (!open_list_) return;
-  uint64_t record;
-  memcpy(&record, open_list_->operands, sizeof record);
-  if (list_last_ == 0 && list_bytes(record) <= inject_size_ && lists_out_[list_pe_].load(std::memory_order_acquire) == 0) {
-    // A list of one put with no list before it: the put goes as a write after all.
-    write_message(call, list_pe_, open_list_->head.segment, list_offset(record), open_list_->operands + sizeof record,
-                  list_bytes(record), nullptr);
-    open_list_->in_flight.store(false, std::memory_order_release);
-    open_list_ = nullptr;
-    batch_open_.store(false, std::memory_order_release);
-    return;
-  }
-  send_list(call);
+  for (OpenList& list : open_lists_)
+    if (list.out) close_list(call, &list);
 }
 
 void Engine::flush_batch(const char* call) {

@@ -378,7 +378,7 @@ class Engine {
   // (the open batch or list, if any, has gone first).
   bool absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
   void flush_batch(const char* call);
-  void write_open(const char* call);  // the open batch or list; batch_mutex_ held
+  void write_open(const char* call);  // the open batch and lists; batch_mutex_ held
   // A batch that is neither open nor in flight, now in flight (a staged write of
   // put_unconfirmed, freed by its completion); null when every one is taken.
   Batch* take_batch();
@@ -387,20 +387,34 @@ class Engine {
   // place.  Where the provider talks through sockets and puts are coalesced.  A list is a
   // message, applied when the target reads it: writes and reads to its PE wait until every
   // list to it is answered (flush_for), and while one is out, puts to it go into lists too.
+  // A PE has one list open at most (and then no open batch), up to kOpenLists PEs at once.
   bool lists_ = false;
   // The largest put that opens a list: a list larger than rxm's buffers goes in segments,
   // so a list of a few large puts costs as many messages as the puts alone.
   static constexpr size_t kListOpenMax = 256;
+  static constexpr size_t kOpenLists = 8;  // opening one more closes the oldest
+  struct OpenList {
+    Outgoing* out = nullptr;  // null: the slot is free
+    int pe = -1;              // its segment is in its head
+    size_t used = 0;          // bytes of records
+    size_t last = 0;          // where the last record starts
+    uint64_t opened = 0;      // its number among the lists opened
+  };
+  OpenList open_lists_[kOpenLists];
+  size_t lists_open_ = 0;      // slots taken
+  uint64_t lists_opened_ = 0;  // ever
   std::unique_ptr<std::atomic<uint32_t>[]> lists_out_;  // per PE: lists sent, not answered
+  std::unique_ptr<uint64_t[]> put_epoch_;  // per PE: 1 + quiets_ at its last put absorbed
   int list_target_[kInbox] = {};  // per answer slot: the PE of the list it answers, or -1
-  Outgoing* open_list_ = nullptr;  // to list_pe_, its segment in its head
-  int list_pe_ = -1;
-  size_t list_used_ = 0;           // bytes of records in it
-  size_t list_last_ = 0;           // where its last record starts
-  void open_list(const char* call, int pe, int segment);
+  OpenList* list_for(int pe);     // `pe`'s open list, or null
+  OpenList* open_list(const char* call, int pe, int segment);
+  bool add_to_list(OpenList* list, uint64_t offset, const void* source, size_t bytes);  // false: no room
+  // Sends it, or writes its one put where no list to its PE is out.
+  void close_list(const char* call, OpenList* list);
+  void send_list(const char* call, OpenList* list);
+  bool list_to_batch(OpenList* list, uint64_t offset, const void* source, size_t bytes);
   Batch* free_batch();  // one neither open nor in flight, driving progress once if none is
-  bool add_to_list(uint64_t offset, const void* source, size_t bytes);  // false: no room
-  void send_list(const char* call);
+  void note_open() { batch_open_.store(open_batch_ || lists_open_ > 0, std::memory_order_release); }
   void wait_lists(const char* call, int pe);
   // put_signal_nbi's data writes and get_notify_nbi's reads (ofi_signal.cc).  progress(): a
   // piece of a signal's data landed, or a read completed (true), or `context` is a receive

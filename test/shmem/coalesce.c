@@ -195,6 +195,36 @@ static void scattered(long *data) {
   done();
 }
 
+/* Scattered puts to every other PE in turn (a list open for each), then a blocking put to
+ * each over the same words: the blocking put wins (ordered as in scattered()). */
+static void spread(long *data) {
+  ++phase;
+  const int n_pes = shmem_n_pes();
+  const long region = MAX_WORDS / n_pes; /* data[s * region ...]: what PE s puts */
+  const char *rules = getenv("TANDEM_OFI_REQUIRE");
+  const int ordered_rules = !(rules && strstr(rules, "unordered"));
+  fill(region);
+  for (long i = 0; i < region; ++i) earlier[i] = value(me, phase - 1, i);
+  shmem_barrier_all(); /* every PE has checked the phases before */
+  for (long i = (region - 1) & ~1L; i >= 0; i -= 2)
+    for (int pe = 0; pe < n_pes; ++pe)
+      if (pe != me) shmem_long_put_nbi(&data[me * region + i], &earlier[i], 1, pe);
+  for (int pe = 0; pe < n_pes; ++pe) {
+    if (pe == me) continue;
+    if (!ordered_rules || shmem_ptr(data, pe) != NULL) shmem_quiet();
+    shmem_long_put(&data[me * region], &source[0], (size_t)region, pe);
+  }
+  shmem_quiet();
+  shmem_barrier_all();
+  for (int pe = 0; pe < n_pes; ++pe) {
+    if (pe == me) continue;
+    char what[96];
+    snprintf(what, sizeof what, "scattered puts from PE %d to every PE in turn, then a blocking put", pe);
+    check_words(what, data + pe * region, 0, region, pe, phase);
+  }
+  shmem_barrier_all();
+}
+
 int main(void) {
   test_init();
   me = shmem_my_pe();
@@ -210,6 +240,7 @@ int main(void) {
   interleaved(data);
   overwritten(data);
   scattered(data);
+  spread(data);
   shmem_barrier_all();
   shmem_free(data);
   return test_finish("coalesce");
