@@ -284,8 +284,7 @@ void Engine::close() {
   ring_memory_.reset();
   ring_pes_ = 0;
   open_batch_ = nullptr;
-  for (OpenList& list : open_lists_) list = OpenList{};
-  lists_open_ = 0;
+  open_lists_.reset();
   lists_ = false;
   batch_open_ = false;
   run_pe_ = -1;

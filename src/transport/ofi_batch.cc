@@ -5,7 +5,7 @@
 // provider talks through sockets, puts to a PE that do not continue one another are copied
 // into a list instead, a request of up to kRunBytes of records (offset, length, bytes) that
 // the target's progress copies into place and answers; a list is open per PE, for up to
-// kOpenLists PEs at once, so puts spread over several PEs travel in lists too.
+// PutLists::kOpen PEs at once, so puts spread over several PEs travel in lists too.
 //
 // Hybrid issue: a put goes alone (eager) unless it continues the previous one or follows
 // one to the same PE in the same epoch (since the last quiet), so an isolated put still
@@ -47,9 +47,9 @@ bool Engine::absorb(const char* call, int pe, int segment, uint64_t offset, cons
     coalesced_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
-  if (OpenList* list = list_for(pe)) {
+  if (PutLists::List* list = open_lists_.find(pe)) {
     if (list->out->head.segment == segment &&
-        (list_to_batch(list, offset, source, bytes) || add_to_list(list, offset, source, bytes))) {
+        (list_to_batch(list, offset, source, bytes) || PutLists::add(list, offset, source, bytes))) {
       coalesced_.fetch_add(1, std::memory_order_relaxed);
       return true;
     }
@@ -57,8 +57,9 @@ bool Engine::absorb(const char* call, int pe, int segment, uint64_t offset, cons
   }
   if (open && open->pe == pe) write_batch(call);  // pe's earlier puts go first
   const bool lists_out = lists_ && lists_out_[pe].load(std::memory_order_acquire) != 0;
-  if (lists_ && offset < kListOffsets && bytes <= kListPutMax && ((follows && bytes <= kListOpenMax) || lists_out)) {
-    add_to_list(open_list(call, pe, segment), offset, source, bytes);
+  const bool listable = lists_ && offset < kListOffsets && bytes <= kListPutMax;
+  if (listable && ((follows && bytes <= PutLists::kOpenMax) || lists_out)) {
+    PutLists::add(open_list(call, pe, segment), offset, source, bytes);
     coalesced_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
@@ -77,7 +78,7 @@ bool Engine::absorb(const char* call, int pe, int segment, uint64_t offset, cons
   return true;
 }
 
-Engine::Batch* Engine::free_batch() {
+Batch* Engine::free_batch() {
   for (int attempt = 0; attempt < 2; ++attempt) {
     if (attempt) progress();  // completions free batches
     for (size_t i = 0; i < kBatches; ++i)
@@ -86,60 +87,26 @@ Engine::Batch* Engine::free_batch() {
   return nullptr;
 }
 
-Engine::OpenList* Engine::list_for(int pe) {
-  if (lists_open_ == 0) return nullptr;
-  for (OpenList& list : open_lists_)
-    if (list.out && list.pe == pe) return &list;
-  return nullptr;
-}
-
-Engine::OpenList* Engine::open_list(const char* call, int pe, int segment) {
-  OpenList* slot = nullptr;
-  for (OpenList& list : open_lists_)
-    if (!list.out) slot = &list;
-    else if (lists_open_ == kOpenLists && (!slot || list.opened < slot->opened)) slot = &list;
-  if (slot->out) close_list(call, slot);  // the oldest
+PutLists::List* Engine::open_list(const char* call, int pe, int segment) {
+  PutLists::List* list = open_lists_.slot();
+  if (list->out) close_list(call, list);  // the oldest
   settle_fence(call);  // a message may pass writes
   Outgoing* out = take_run(call);
   out->head = Message{};
   out->head.kind = Message::List;
   out->head.segment = static_cast<uint8_t>(segment);
   out->head.origin = my_pe_;
-  *slot = OpenList{out, pe, 0, 0, ++lists_opened_};
-  ++lists_open_;
+  open_lists_.start(list, out, pe);
   note_open();
-  return slot;
+  return list;
 }
 
-bool Engine::add_to_list(OpenList* list, uint64_t offset, const void* source, size_t bytes) {
-  char* records = list->out->operands;
-  uint64_t last = 0;
-  if (list->used > 0) memcpy(&last, records + list->last, sizeof last);
-  const size_t had = list_bytes(last);
-  if (list->used > 0 && list_offset(last) + had == offset && had + bytes <= kListPutMax &&
-      list->last + sizeof last + list_padded(had + bytes) <= kRunBytes) {
-    // It continues the last record: its bytes join it.
-    memcpy(records + list->last + sizeof last + had, source, bytes);
-    last = list_record(list_offset(last), had + bytes);
-    memcpy(records + list->last, &last, sizeof last);
-    list->used = list->last + sizeof last + list_padded(had + bytes);
-    return true;
-  }
-  if (list->used + sizeof last + list_padded(bytes) > kRunBytes) return false;
-  const uint64_t record = list_record(offset, bytes);
-  memcpy(records + list->used, &record, sizeof record);
-  memcpy(records + list->used + sizeof record, source, bytes);
-  list->last = list->used;
-  list->used += sizeof record + list_padded(bytes);
-  return true;
-}
-
-bool Engine::list_to_batch(OpenList* list, uint64_t offset, const void* source, size_t bytes) {
+bool Engine::list_to_batch(PutLists::List* list, uint64_t offset, const void* source, size_t bytes) {
   // A list of one run that this put continues, with no batch open and no list out to its PE,
   // turns into a batch: a long run then goes as one write of up to kBatchBytes.
-  if (open_batch_ || list->last != 0 || lists_out_[list->pe].load(std::memory_order_acquire) != 0) return false;
-  uint64_t record;
-  memcpy(&record, list->out->operands, sizeof record);
+  if (open_batch_ || !PutLists::single(*list) || lists_out_[list->pe].load(std::memory_order_acquire) != 0)
+    return false;
+  const uint64_t record = PutLists::first_record(*list);
   if (list_offset(record) + list_bytes(record) != offset) return false;
   Batch* batch = free_batch();
   if (!batch) return false;
@@ -147,34 +114,32 @@ bool Engine::list_to_batch(OpenList* list, uint64_t offset, const void* source, 
   batch->segment = list->out->head.segment;
   batch->offset = list_offset(record);
   batch->bytes = list_bytes(record);
-  memcpy(batch->data, list->out->operands + sizeof record, batch->bytes);
+  memcpy(batch->data, PutLists::first_bytes(*list), batch->bytes);
   memcpy(batch->data + batch->bytes, source, bytes);
   batch->bytes += bytes;
   list->out->in_flight.store(false, std::memory_order_release);
-  *list = OpenList{};
-  --lists_open_;
+  open_lists_.drop(list);
   open_batch_ = batch;
   note_open();
   return true;
 }
 
-void Engine::close_list(const char* call, OpenList* list) {
-  uint64_t record;
-  memcpy(&record, list->out->operands, sizeof record);
-  if (list->last == 0 && list_bytes(record) <= inject_size_ && lists_out_[list->pe].load(std::memory_order_acquire) == 0) {
+void Engine::close_list(const char* call, PutLists::List* list) {
+  const uint64_t record = PutLists::first_record(*list);
+  if (PutLists::single(*list) && list_bytes(record) <= inject_size_ &&
+      lists_out_[list->pe].load(std::memory_order_acquire) == 0) {
     // One put, and no list before it: it goes as a write after all.
-    write_message(call, list->pe, list->out->head.segment, list_offset(record), list->out->operands + sizeof record,
+    write_message(call, list->pe, list->out->head.segment, list_offset(record), PutLists::first_bytes(*list),
                   list_bytes(record), nullptr);
     list->out->in_flight.store(false, std::memory_order_release);
   } else {
     send_list(call, list);
   }
-  *list = OpenList{};
-  --lists_open_;
+  open_lists_.drop(list);
   note_open();  // only now: a flush() that sees nothing open must find this one sent
 }
 
-void Engine::send_list(const char* call, OpenList* list) {
+void Engine::send_list(const char* call, PutLists::List* list) {
   list->out->head.compare = list->used;
   lists_out_[list->pe].fetch_add(1, std::memory_order_acq_rel);  // before its answer can come
   count_request(call);
@@ -186,7 +151,7 @@ void Engine::wait_lists(const char* call, int pe) {
   progress_until(call, [&] { return lists_out_[pe].load(std::memory_order_acquire) == 0; }, pe);
 }
 
-Engine::Batch* Engine::take_batch() {
+Batch* Engine::take_batch() {
   std::lock_guard<std::mutex> lock(batch_mutex_);
   for (size_t i = 0; i < kBatches; ++i) {
     Batch* b = &batches_[i];
@@ -210,8 +175,7 @@ void Engine::write_batch(const char* call) {
 
 void Engine::write_open(const char* call) {
   if (open_batch_) write_batch(call);
-  for (OpenList& list : open_lists_)
-    if (list.out) close_list(call, &list);
+  open_lists_.for_each_open([&](PutLists::List* list) { close_list(call, list); });
 }
 
 void Engine::flush_batch(const char* call) {

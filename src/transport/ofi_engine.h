@@ -34,6 +34,7 @@
 #include "core/config.h"
 #include "core/spin_lock.h"
 #include "transport/answer_slots.h"
+#include "transport/held_puts.h"
 #include "transport/net_timeout.h"
 #include "transport/ofi.h"
 #include "transport/ofi_local.h"
@@ -159,19 +160,10 @@ class Engine {
   // (apply_signal()) and left out, and the atomics of received requests applied
   // (apply_request()); returns the entries left.  Both are applied here, in the order they
   // arrived: the threads that read the CQ serve what they read after releasing the lock,
-  // and two of them could otherwise apply one PE's updates out of its order.
-  // Requests served from the rings (request_rings.h) under the lock, whose answers go out
-  // after it: at most a ring's worth per initiator, per request message read (which serves
-  // its ring first) and for the scan after them.
-  struct Served {
-    int origin;
-    uint16_t cookie;  // AnswerSlots::compact(); 0: fetches nothing
-    uint64_t value;   // the old value
-  };
-  struct ServedRequests {
-    size_t n = 0;
-    Served at[(kCqBatch + 1) * RequestRings::kEntries];
-  };
+  // and two of them could otherwise apply one PE's updates out of its order.  The requests
+  // served from the rings go into `served`, answered after the lock.
+  using Served = RequestRings::Served;
+  using ServedRequests = RequestRings::ServedBatch<kCqBatch>;
   ssize_t read_cq(fi_cq_data_entry* entries, ServedRequests* served);
   // Serves what one read of the CQ returned (`n` entries, or a negative error) and sends
   // the answers of the requests it served from the rings.
@@ -294,20 +286,8 @@ class Engine {
   bool take_gathered(Incoming* slot);
   void wait_software(const char* call);
 
-  // Coalesced puts (ofi_batch.cc).  A batch is written with its own completion, which frees
-  // it; a put finds no free batch only while kBatches are in flight, and then goes alone.
-  // put_unconfirmed stages writes too large to inject in free batches.
-  static constexpr size_t kBatchBytes = size_t{16} << 10;
-  static constexpr size_t kBatches = 8;
+  // Coalesced puts (ofi_batch.cc; their buffers: held_puts.h).
   static constexpr size_t kCoalescedPutMax = 2048;  // larger puts always go alone
-  struct Batch {
-    int pe = -1;
-    int segment = 0;
-    uint64_t offset = 0;
-    size_t bytes = 0;
-    std::atomic<bool> in_flight{false};
-    alignas(64) char data[kBatchBytes];
-  };
   // Posts one write (no larger than the provider's largest message); no flush, no
   // coalescing.  With a completion to the CQ for `context` (progress() hands it on and counts
   // it) when given, else injected when small enough; carrying `*data` as remote CQ data when
@@ -383,38 +363,21 @@ class Engine {
   // put_unconfirmed, freed by its completion); null when every one is taken.
   Batch* take_batch();
   void write_batch(const char* call);  // the open batch; batch_mutex_ held
-  // Lists of puts (ofi_batch.cc): a request whose records the target's progress copies into
-  // place.  Where the provider talks through sockets and puts are coalesced.  A list is a
-  // message, applied when the target reads it: writes and reads to its PE wait until every
-  // list to it is answered (flush_for), and while one is out, puts to it go into lists too.
-  // A PE has one list open at most (and then no open batch), up to kOpenLists PEs at once.
+  // Lists of puts, where the provider talks through sockets and puts are coalesced: a list
+  // is a message, applied when the target reads it, so writes and reads to its PE wait until
+  // every list to it is answered (flush_for), and while one is out, puts to it join lists.
   bool lists_ = false;
-  // The largest put that opens a list: a list larger than rxm's buffers goes in segments,
-  // so a list of a few large puts costs as many messages as the puts alone.
-  static constexpr size_t kListOpenMax = 256;
-  static constexpr size_t kOpenLists = 8;  // opening one more closes the oldest
-  struct OpenList {
-    Outgoing* out = nullptr;  // null: the slot is free
-    int pe = -1;              // its segment is in its head
-    size_t used = 0;          // bytes of records
-    size_t last = 0;          // where the last record starts
-    uint64_t opened = 0;      // its number among the lists opened
-  };
-  OpenList open_lists_[kOpenLists];
-  size_t lists_open_ = 0;      // slots taken
-  uint64_t lists_opened_ = 0;  // ever
+  PutLists open_lists_;
   std::unique_ptr<std::atomic<uint32_t>[]> lists_out_;  // per PE: lists sent, not answered
   std::unique_ptr<uint64_t[]> put_epoch_;  // per PE: 1 + quiets_ at its last put absorbed
   int list_target_[kInbox] = {};  // per answer slot: the PE of the list it answers, or -1
-  OpenList* list_for(int pe);     // `pe`'s open list, or null
-  OpenList* open_list(const char* call, int pe, int segment);
-  bool add_to_list(OpenList* list, uint64_t offset, const void* source, size_t bytes);  // false: no room
-  // Sends it, or writes its one put where no list to its PE is out.
-  void close_list(const char* call, OpenList* list);
-  void send_list(const char* call, OpenList* list);
-  bool list_to_batch(OpenList* list, uint64_t offset, const void* source, size_t bytes);
+  PutLists::List* open_list(const char* call, int pe, int segment);
+  // Sends it, or writes its one put where no list to its PE is out; its slot is free after.
+  void close_list(const char* call, PutLists::List* list);
+  void send_list(const char* call, PutLists::List* list);
+  bool list_to_batch(PutLists::List* list, uint64_t offset, const void* source, size_t bytes);
   Batch* free_batch();  // one neither open nor in flight, driving progress once if none is
-  void note_open() { batch_open_.store(open_batch_ || lists_open_ > 0, std::memory_order_release); }
+  void note_open() { batch_open_.store(open_batch_ || open_lists_.open() > 0, std::memory_order_release); }
   void wait_lists(const char* call, int pe);
   // put_signal_nbi's data writes and get_notify_nbi's reads (ofi_signal.cc).  progress(): a
   // piece of a signal's data landed, or a read completed (true), or `context` is a receive
@@ -442,8 +405,7 @@ class Engine {
   int run_pe_ = -1;         // the last put that could be coalesced ends at (pe, segment, end)
   int run_segment_ = -1;
   uint64_t run_end_ = 0;
-  uint64_t run_quiets_ = 0;  // and came after that many quiets
-  std::atomic<uint64_t> quiets_{0};
+  std::atomic<uint64_t> quiets_{0};  // quiet() calls: a put_epoch_ is one of them
   std::atomic<uint64_t> coalesced_{0};
   uint64_t coalesced_at_last_look_ = 0;  // flush_if_idle()'s
   std::string provider_;

@@ -64,6 +64,20 @@ class RequestRings {
     uint64_t check;  // ~count
   };
   static Ack ack_of(uint32_t count) { return Ack{count, ~uint64_t{count}}; }
+  // A request the target served from a ring under the engine's lock, whose answer goes out
+  // after it; and those of one read of the completion queue (`messages` entries at most):
+  // a ring's worth per request message read (which serves its ring first) and for the scan
+  // after them.
+  struct Served {
+    int origin;
+    uint16_t cookie;  // AnswerSlots::compact(); 0: fetches nothing
+    uint64_t value;   // the old value
+  };
+  template <size_t messages>
+  struct ServedBatch {
+    size_t n = 0;
+    Served at[(messages + 1) * kEntries];
+  };
 
   // A PE's ring memory: kEntries entries per initiator, then an Ack per target.
   static size_t memory_bytes(size_t npes) { return npes * (kEntries * sizeof(Entry) + sizeof(Ack)); }
