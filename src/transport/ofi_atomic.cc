@@ -42,8 +42,13 @@ const char* atomic_type_name(AtomicType type) {
 
 void Engine::atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op,
                        AtomicType type, const void* operand, const void* compare, void* result) {
-  settle_fence(call);
-  if (native_[static_cast<int>(type)]) flush_for(call, pe);
+  // A request written into the target's ring is a write: under Order Rma it stays behind
+  // every write to that PE before a pending fence (and a pending fence means nothing else
+  // is out), and the target applies it once it has landed.  Only an atomic of the
+  // provider's or a request message can pass them.
+  const bool native = native_[static_cast<int>(type)];
+  if (native || !writes_requests_to(pe)) settle_fence(call);
+  if (native) flush_for(call, pe);
   post_atomic(call, pe, segment, offset, op, type, operand, compare, result);
 }
 
