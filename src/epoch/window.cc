@@ -217,7 +217,7 @@ void tandem_win::stage(const Pending& pending, int rank) {
     if (t.staged.size() < pending.nelems) {
       for (const Staged& s : t.staged) overlaps |= s.element.offset >= first && s.element.offset < end;
     } else {
-      for (uint64_t at = first; at < end && !overlaps; at += element_bytes) overlaps = t.staged_at.count(at) > 0;
+      for (uint64_t at = first; at < end && !overlaps; at += element_bytes) overlaps = t.staged_at.find(at) != nullptr;
     }
     if (overlaps) unstage(rank);
     t.queued.push_back(pending);
@@ -226,9 +226,8 @@ void tandem_win::stage(const Pending& pending, int rank) {
   for (size_t i = 0; i < pending.nelems; ++i) {
     const uint64_t offset = first + i * element_bytes;
     const char* from = static_cast<const char*>(op.local) + i * element_bytes;
-    const auto found = t.staged_at.find(offset);
-    if (found != t.staged_at.end()) {
-      Staged& earlier = t.staged[found->second];
+    if (const size_t* found = t.staged_at.find(offset)) {
+      Staged& earlier = t.staged[*found];
       if (earlier.apply == pending.apply && earlier.op == pending.amo) {
         pending.combine(&earlier.operand, from, earlier.op);
         continue;
@@ -242,7 +241,7 @@ void tandem_win::stage(const Pending& pending, int rank) {
     if (element.mapped) element.mapped += i * element_bytes;
     Staged staged{element, pending.apply, pending.amo, element_bytes, 0};
     memcpy(&staged.operand, from, element_bytes);
-    t.staged_at.emplace(offset, t.staged.size());
+    *t.staged_at.find_or_add(offset) = t.staged.size();
     t.staged.push_back(staged);
   }
 }
@@ -275,8 +274,8 @@ void tandem_win::unstage(int rank) {
         Pending{Op{Op::Kind::Put, head.element, run, (j - i) * head.bytes}, head.apply, nullptr, head.op, j - i});
     i = j;
   }
+  for (const Staged& s : t.staged) t.staged_at.erase(s.element.offset);
   t.staged.clear();
-  t.staged_at.clear();
 }
 
 void tandem_win::issue(const char* call, const Pending& pending, int rank) {

@@ -45,10 +45,10 @@
 
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
 #include <vector>
 
 #include "coll/team.h"
+#include "core/flat_table.h"
 #include "nbi/op.h"
 #include "transport/shm.h"
 
@@ -126,7 +126,7 @@ struct tandem_win {
   struct Target {
     std::vector<Pending> queued;  // not issued yet
     std::vector<Staged> staged;   // queued accumulates, by element; they follow `queued`
-    std::unordered_map<uint64_t, size_t> staged_at;  // staged's index by element offset
+    tandem::FlatTable<size_t> staged_at;  // staged's index by element offset
     uint64_t staged_first = 0, staged_end = 0;      // the offsets staged spans (when not empty)
     // Adaptive issue to CPU atomics: whether small accumulates are staged, the element
     // updates staged and the elements they were folded into since the last verdict, and

@@ -10,7 +10,7 @@
 #include "core/runtime.h"
 #include "core/spin_lock.h"
 #include "mem/symmetric.h"
-#include "notify/pair_table.h"
+#include "core/flat_table.h"
 
 struct shmemx_notify_req {
   enum class State { Inactive, Active, Complete };
@@ -91,7 +91,7 @@ struct Pair {
 };
 // A pair is idle, and is erased, once it has no started request and no count.
 bool idle(const Pair& p) { return !p.queue.first && !p.unexpected; }
-PairTable<Pair> pairs;
+FlatTable<Pair> pairs;
 std::vector<Request*> wildcard;
 uint64_t unexpected = 0;  // the sum of the pairs' counts
 

@@ -1,24 +1,25 @@
-// The target side's table of (source, tag) pairs (notify.cc): each pair's started requests
-// and the count of its notifications that came before any, by pack(source, tag).
+// A table from 64-bit keys (any but kNoKey) to values, for the lookups on a hot path: the
+// notifications' (source, tag) pairs (notify.cc: each pair's started requests and the count
+// of its notifications that came before any, by pack(source, tag)) and the elements of a
+// window's staged accumulates (window.cc, by offset).
 //
-// Open addressing with linear probing, each key beside its value, so that an arrival costs
-// a multiplication and, mostly, one cache line, and one that comes before its request (a
-// sender ahead of its receiver) allocates nothing (a program that starts a request per row
-// or per step has thousands of pairs).  The caller erases a pair that has nothing left, so
-// that a program that gives each step a tag of its own keeps a table the size of what is
-// pending, not of every tag it ever used.
+// Open addressing with linear probing, each key beside its value, so that a lookup costs
+// a multiplication and, mostly, one cache line, and an insert allocates nothing but when the
+// table grows (a program that starts a request per row or per step has thousands of pairs;
+// an epoch stages an element per accumulated word).  The caller erases what has nothing
+// left, so that the table stays the size of what is pending, not of every key ever used.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-namespace tandem::notify {
+namespace tandem {
 
 template <typename Value>
-class PairTable {
+class FlatTable {
  public:
-  static constexpr uint64_t kNoKey = ~uint64_t{0};  // no pair: a source and a tag are >= 0
+  static constexpr uint64_t kNoKey = ~uint64_t{0};  // never a key: marks an empty entry
 
   Value* find(uint64_t key) {
     for (size_t i = slot(key);; i = (i + 1) & mask()) {
@@ -26,7 +27,7 @@ class PairTable {
       if (entries_[i].key == kNoKey) return nullptr;
     }
   }
-  // The pair's value, a new one if it had none.  Inserting and erasing move entries:
+  // The key's value, a new one if it had none.  Inserting and erasing move entries:
   // pointers from find() are stale afterwards.
   Value* find_or_add(uint64_t key) {
     if (Value* v = find(key)) return v;
@@ -37,7 +38,7 @@ class PairTable {
     ++used_;
     return &entries_[i].value;
   }
-  // Erases the pair, if present.  Each entry after it up to the next empty one moves back
+  // Erases the key, if present.  Each entry after it up to the next empty one moves back
   // into the hole unless its home slot lies between the hole and it, so that every probe
   // still finds it.
   void erase(uint64_t key) {
@@ -54,7 +55,7 @@ class PairTable {
     entries_[hole] = Entry();
     --used_;
   }
-  // visit(key, value) for every pair; it must not insert or erase.
+  // visit(key, value) for every key; it must not insert or erase.
   template <typename Visit>
   void for_each(Visit visit) {
     for (Entry& e : entries_)
@@ -85,4 +86,4 @@ class PairTable {
   size_t used_ = 0;
 };
 
-}  // namespace tandem::notify
+}  // namespace tandem

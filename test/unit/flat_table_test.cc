@@ -1,4 +1,4 @@
-#include "notify/pair_table.h"
+#include "core/flat_table.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-using tandem::notify::PairTable;
+using tandem::FlatTable;
 
 namespace {
 
@@ -18,7 +18,7 @@ uint64_t key_of(int source, int tag) {
 // The table against a std::map under random inserts, updates and erases, with few keys (many
 // collisions and runs to shift back) and many (growth).
 void against_map(int sources, int tags, int steps, unsigned seed) {
-  PairTable<uint64_t> table;
+  FlatTable<uint64_t> table;
   std::map<uint64_t, uint64_t> model;
   std::mt19937 random(seed);
   for (int step = 0; step < steps; ++step) {
@@ -52,8 +52,8 @@ void against_map(int sources, int tags, int steps, unsigned seed) {
   for (const auto& [k, v] : model) ASSERT_NE(table.find(k), nullptr);
 }
 
-TEST(PairTable, FindsWhatWasAdded) {
-  PairTable<uint64_t> table;
+TEST(FlatTable, FindsWhatWasAdded) {
+  FlatTable<uint64_t> table;
   EXPECT_EQ(table.find(key_of(1, 2)), nullptr);
   *table.find_or_add(key_of(1, 2)) = 7;
   EXPECT_EQ(*table.find(key_of(1, 2)), 7u);
@@ -67,13 +67,13 @@ TEST(PairTable, FindsWhatWasAdded) {
   EXPECT_EQ(table.size(), 0u);
 }
 
-TEST(PairTable, KeepsEveryKeyThroughCollisionsAndErasures) {
+TEST(FlatTable, KeepsEveryKeyThroughCollisionsAndErasures) {
   against_map(3, 7, 20000, 1);  // 21 keys in a table of 64: long runs
   against_map(2, 1000, 20000, 2);
 }
 
-TEST(PairTable, KeepsEveryKeyThroughGrowth) {
-  PairTable<uint64_t> table;
+TEST(FlatTable, KeepsEveryKeyThroughGrowth) {
+  FlatTable<uint64_t> table;
   for (int tag = 0; tag < 5000; ++tag) *table.find_or_add(key_of(tag % 16, tag)) = static_cast<uint64_t>(tag);
   for (int tag = 0; tag < 5000; tag += 2) table.erase(key_of(tag % 16, tag));
   EXPECT_EQ(table.size(), 2500u);
