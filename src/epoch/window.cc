@@ -475,11 +475,10 @@ void tandem_win::acquire(const char* call, int rank) {
   const uint64_t* word = &header(slot_)->lock;
   Backoff backoff(call);
   if (t.lock == LockType::Exclusive) {
-    // A lock that no one holds or waits for is taken at once (one round trip across nodes).
+    // Free, the lock is taken at once; else the request, announced, holds back shared ones
+    // and takes the lock once no one holds it.
     uint64_t seen = atomic(call, word, pe, shm::AmoOp::CompareSwap, kWriter, 0);
     if (seen == 0) return;
-    // Else announced, the request holds back shared ones; it takes the lock once no one
-    // holds it.
     seen = atomic(call, word, pe, shm::AmoOp::Add, kWaiting) + kWaiting;
     for (;;) {
       if ((seen & (kWriter | kReaders)) == 0) {

@@ -13,8 +13,7 @@
 // delivery-complete write to each PE written to (it cannot pass them); otherwise writes are
 // delivery-complete and a counted write means "landed".  Where the order covers RMA alone (tcp;ofi_rxm with atomics), atomics
 // and the writes that a notification message must follow are delivery-complete, and the
-// first atomic or message after a fence confirms as quiet does (see Order), but for a
-// software request written into the target's ring, which is a write itself (atomic()).
+// first atomic or message after a fence confirms as quiet does (see Order; atomic()).
 // Atomics on a type the provider lacks an operation for (or on every type, when asked) take
 // a software path instead: a request (a message, or a write into a ring) that the target's
 // progress serves with a CPU atomic and answers; see atomic().
@@ -259,11 +258,7 @@ class Engine {
     return rings_on_ && peer_segment_[static_cast<size_t>(pe) * kRegions + kRings].base != 0;
   }
   // Whether a software request to `pe` goes into its ring now (write_request() true).
-  bool writes_requests_to(int pe) {
-    if (!rings_with(pe)) return false;
-    std::lock_guard<SpinLock> lock(mutex_);
-    return rings_.announced(pe);
-  }
+  bool writes_requests_to(int pe);
   // Counts `request` and writes it into this PE's ring at `pe`, waiting for room (true); a
   // fetching one (`reply` given) claims an answer slot.  False where it must travel as a
   // message instead (rings_with() false, or the first request to `pe`), nothing counted.

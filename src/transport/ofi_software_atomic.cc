@@ -130,12 +130,14 @@ uint64_t Engine::claim_slot(const char* call, Reply* reply, int list_pe) {
   return cookie;
 }
 
-bool Engine::write_request(const char* call, int pe, const Message& request, Reply* reply) {
+bool Engine::writes_requests_to(int pe) {
   if (!rings_with(pe)) return false;
-  {
-    std::lock_guard<SpinLock> lock(mutex_);
-    if (!rings_.announced(pe)) return false;  // the message announces this PE
-  }
+  std::lock_guard<SpinLock> lock(mutex_);
+  return rings_.announced(pe);  // else the message announces this PE
+}
+
+bool Engine::write_request(const char* call, int pe, const Message& request, Reply* reply) {
+  if (!writes_requests_to(pe)) return false;
   count_request(call);
   // A request that fetches nothing has no answer slot: the target's Ack completes it.
   const uint64_t cookie = reply ? claim_slot(call, reply) : 0;
