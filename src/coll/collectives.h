@@ -13,15 +13,16 @@
 // instead: each PE writes its part into every PE's bank, then one sync, then each PE reads
 // its own bank.  One sync instead of two; dest is still written only by its owner.  Where
 // writes land in order (one node; a network that keeps them in order), a stamp written
-// behind each part replaces the sync (Group::push_stamped); across nodes reductions and
-// fcollect gather the parts through one leader per node where nodes hold several PEs of the
-// team (Group::gather_by_node), else, on 2^k PEs, in rounds of recursive doubling, log2(n)
-// messages a PE (Group::doubles).  A small broadcast on a team needs no sync at all there:
-// the data goes down a tree (binomial, by node where nodes hold several PEs: crossing
-// between nodes once a node) into each PE's boxes, and a PE only waits for a child
-// that is a whole ring of boxes behind (Group::box_broadcast).  A larger one across nodes
-// goes down the same tree straight into each dest, once its owner has said it entered
-// (Group::tree_broadcast).
+// behind each part replaces the sync (Group::push_stamped; a part of at most
+// Group::kCellBytes from another node travels with its stamp in one write, into a cell);
+// across nodes reductions and fcollect gather the parts through one leader per node where
+// nodes hold several PEs of the team (Group::gather_by_node), else, on 2^k PEs, in rounds
+// of recursive doubling, log2(n) messages a PE (Group::doubles).  A small broadcast on a
+// team needs no sync at all there: the data goes down a tree (binomial, by node where nodes
+// hold several PEs: crossing between nodes once a node) into each PE's boxes, and a PE only
+// waits for a child that is a whole ring of boxes behind (Group::box_broadcast).  A larger
+// one across nodes goes down the same tree straight into each dest, once its owner has said
+// it entered (Group::tree_broadcast).
 // Larger ones on a team within one node still pull, but stamps replace the two syncs
 // (Group::stamped): a PE waits only for the PEs it reads from to enter, and for the PEs
 // that read from it to be done.

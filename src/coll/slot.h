@@ -16,6 +16,11 @@ struct alignas(64) SlotFields {
   uint64_t exchange;
   alignas(64) char banks[2][Group::kBankNetwork];
   alignas(64) uint64_t bank_stamps[2][Group::kBankStamps];  // by bank and writer's rank: its last bank call there
+  // The cells (Group::kCellBytes), where a part of at most kCellBytes that comes from another
+  // node arrives in one write with its stamp: by bank and writer's rank, as bank_stamps, and
+  // by box, as box_stamps (stamps.cc, Cell).
+  alignas(64) uint64_t bank_cells[2][Group::kBankStamps][Group::kCellWords];
+  alignas(64) uint64_t box_cells[Group::kBoxes][Group::kCellWords];
   // By box: the boxes_used at the end of the broadcast whose last box it is.
   alignas(64) uint64_t box_stamps[Group::kBoxes];
   alignas(64) char boxes[Group::kBoxes][Group::kBox];

@@ -2,10 +2,12 @@
 // banks (push_stamped, swap_stamped, gather_by_node), the ring of broadcast boxes, the direct
 // writes into the dests (direct, join, deliver and their waits, tree_broadcast, and the tree
 // of both broadcasts, tree_links), the stamps of pulls within a node (stamped, await,
-// release), and the stamps that ride on a write across nodes as its notification word
-// (stamp_landed).
+// release), the stamps that ride on a write across nodes as its notification word
+// (stamp_landed), and the cells in which small parts come from another node in one write
+// with their stamp (through_cell, put_cell, take_cell).
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "coll/slot.h"
 #include "core/backoff.h"
@@ -59,6 +61,39 @@ void put_stamped(const char* call, const Target& to, const void* source, size_t 
   }
 }
 
+// Whether a part of `bytes` between this PE and world PE `pe` goes through a cell
+// (Group::kCellBytes): one write of the data with its stamp behind it, which the target reads
+// with Scheduler::load_landed.
+bool through_cell(size_t bytes, int pe) {
+  return bytes <= Group::kCellBytes && !rt().is_local(pe) && scheduler().writes_land_in_order();
+}
+
+// Writes `bytes` from `source`, then `value`, into the cell `cell` (its address here) of PE
+// `pe`, in one write: the data ends where the cell's last word, the stamp, begins.
+void put_cell(const char* call, uint64_t* cell, int pe, const void* source, size_t bytes, uint64_t value) {
+  char staged[Group::kCellWords * sizeof(uint64_t)];
+  char* start = staged + Group::kCellBytes - bytes;
+  memcpy(start, source, bytes);
+  memcpy(staged + Group::kCellBytes, &value, sizeof value);
+  char* at = reinterpret_cast<char*>(cell) + Group::kCellBytes - bytes;
+  scheduler().put_unconfirmed(call, locate(call, "collective cell", at, bytes + sizeof value, pe), start,
+                              bytes + sizeof value);
+}
+
+// Waits until this PE's cell `cell` holds the stamp `value`, then copies its `bytes` of data
+// to `dest`.  A stamp only grows from write to write of a cell, and the bytes of a write
+// land in order, so a stamp that the network has written only in part (a prefix of its
+// bytes, the low ones) never equals a new value: it reads `value` only once the whole write
+// is there.
+void take_cell(const char* call, const uint64_t* cell, void* dest, size_t bytes, uint64_t value) {
+  const uint64_t* stamp = cell + Group::kCellWords - 1;
+  wait_until_ready(call, [&] {
+    const std::optional<uint64_t> landed = scheduler().load_landed(stamp);
+    return landed && *landed == value;
+  });
+  memcpy(dest, reinterpret_cast<const char*>(stamp) - bytes, bytes);
+}
+
 // Calls `visit(k)` for each child v + k of relative rank v (ranks counted from a root) in
 // a binomial tree of `size` ranks: v passes data on to v + 2^j for each 2^j below v's lowest
 // set bit (every one for the root, v = 0), the farthest first.
@@ -98,11 +133,19 @@ bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stri
       memcpy(place, from, bytes);
       continue;
     }
-    const Target at = locate(call_, "bank", place, bytes, team_->pes[static_cast<size_t>(r)]);
-    put_stamped(call_, at, from, bytes, team_->slot, b * kBankStamps + rank_, now);
+    const int to = team_->pes[static_cast<size_t>(r)];
+    if (through_cell(bytes, to))
+      put_cell(call_, slot.bank_cells[b][rank_], to, from, bytes, now);
+    else
+      put_stamped(call_, locate(call_, "bank", place, bytes, to), from, bytes, team_->slot, b * kBankStamps + rank_, now);
   }
-  for (int r = 0; r < size_; ++r)
-    if (r != rank_) wait_at_least(call_, &slot.bank_stamps[b][r], now);
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    if (through_cell(bytes, pe(r)))
+      take_cell(call_, slot.bank_cells[b][r], bank + static_cast<size_t>(r) * bytes, bytes, now);
+    else
+      wait_at_least(call_, &slot.bank_stamps[b][r], now);
+  }
   return true;
 }
 
@@ -115,8 +158,14 @@ void Group::swap_stamped(char* bank, char* place, size_t bytes, const void* data
   Slot& slot = team_slots[team_->slot];
   const uint64_t now = team_->bank_calls;
   const int b = bank == slot.banks[0] ? 0 : 1;
-  const Target at = locate(call_, "bank", place, bytes, team_->pes[static_cast<size_t>(partner)]);
-  put_stamped(call_, at, data, bytes, team_->slot, b * kBankStamps + rank_, now);
+  const int to = team_->pes[static_cast<size_t>(partner)];
+  if (through_cell(bytes, to)) {
+    // The partner's blocks go beside this PE's: after them or before.
+    put_cell(call_, slot.bank_cells[b][rank_], to, data, bytes, now);
+    take_cell(call_, slot.bank_cells[b][partner], partner > rank_ ? place + bytes : place - bytes, bytes, now);
+    return;
+  }
+  put_stamped(call_, locate(call_, "bank", place, bytes, to), data, bytes, team_->slot, b * kBankStamps + rank_, now);
   wait_at_least(call_, &slot.bank_stamps[b][partner], now);
 }
 
@@ -142,10 +191,20 @@ const char* Group::gather_by_node(char* bank, size_t bytes, const void* data) {
   const size_t run_bytes = static_cast<size_t>(end - rank_) * bytes;
   for (int k = 1; k < n; ++k) {  // the next node first
     const int other = pe(node_start((node + k) % n));
-    put_stamped(call_, locate(call_, "bank", run, run_bytes, other), run, run_bytes, team_->slot,
-                b * kBankStamps + rank_, now);
+    if (through_cell(run_bytes, other))
+      put_cell(call_, slot.bank_cells[b][rank_], other, run, run_bytes, now);
+    else
+      put_stamped(call_, locate(call_, "bank", run, run_bytes, other), run, run_bytes, team_->slot,
+                  b * kBankStamps + rank_, now);
   }
-  for (int k = 1; k < n; ++k) wait_at_least(call_, &slot.bank_stamps[b][node_start((node + k) % n)], now);
+  for (int k = 1; k < n; ++k) {
+    const int o = (node + k) % n, first = node_start(o);
+    const size_t their_bytes = static_cast<size_t>(node_start(o + 1) - first) * bytes;
+    if (through_cell(their_bytes, pe(first)))
+      take_cell(call_, slot.bank_cells[b][first], bank + static_cast<size_t>(first) * bytes, their_bytes, now);
+    else
+      wait_at_least(call_, &slot.bank_stamps[b][first], now);
+  }
   __atomic_store_n(&slot.bank_stamps[b][rank_], now, __ATOMIC_RELEASE);
   return bank;
 }
@@ -170,9 +229,15 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   Slot& slot = team_slots[t.slot];
   char* data = slot.boxes[first % ring];
   const int last = static_cast<int>((end - 1) % ring);
-  if (rank_ != root) {
-    const uint64_t* stamp = &slot.box_stamps[last];
-    wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) == end; });
+  std::vector<int> children;
+  const int parent = t.one_node ? (rank_ == root ? -1 : root) : tree_links(root, children);
+  if (parent >= 0) {
+    if (through_cell(bytes, t.pes[static_cast<size_t>(parent)])) {
+      take_cell(call_, slot.box_cells[last], data, bytes, end);
+    } else {
+      const uint64_t* stamp = &slot.box_stamps[last];
+      wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) == end; });
+    }
   }
   // Writes the data into the boxes of rank r, after that PE has finished with the
   // broadcasts that last took them.
@@ -195,15 +260,17 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
         }
       }
     }
-    // The data, then the stamp in the last box that says it is there.
-    put_stamped(call_, locate(call_, "broadcast box", data, bytes, pe), rank_ == root ? source : data, bytes, t.slot,
-                2 * kBankStamps + last, end);
+    // The data, then the stamp in the last box (or the cell) that says it is there.
+    const void* from = rank_ == root ? source : data;
+    if (through_cell(bytes, pe))
+      put_cell(call_, slot.box_cells[last], pe, from, bytes, end);
+    else
+      put_stamped(call_, locate(call_, "broadcast box", data, bytes, pe), from, bytes, t.slot, 2 * kBankStamps + last,
+                  end);
   };
   if (t.one_node) {
     for (int k = 1; rank_ == root && k < size_; ++k) pass_on((root + k) % size_);
   } else {
-    std::vector<int> children;
-    tree_links(root, children);
     for (int r : children) pass_on(r);
   }
   if (rank_ != root) memcpy(dest, data, bytes);

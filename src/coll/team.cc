@@ -84,6 +84,9 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
     __atomic_store_n(&s.entered, 0, __ATOMIC_RELAXED);
     for (auto& stamps : s.bank_stamps)
       for (uint64_t& stamp : stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
+    for (auto& cells : s.bank_cells)
+      for (uint64_t* cell : cells) __atomic_store_n(&cell[Group::kCellWords - 1], 0, __ATOMIC_RELAXED);
+    for (uint64_t* cell : s.box_cells) __atomic_store_n(&cell[Group::kCellWords - 1], 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.reads, 0, __ATOMIC_RELAXED);
     for (uint64_t& joined : s.joined) __atomic_store_n(&joined, 0, __ATOMIC_RELAXED);
     for (uint64_t& delivered : s.delivered) __atomic_store_n(&delivered, 0, __ATOMIC_RELAXED);

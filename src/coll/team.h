@@ -242,6 +242,15 @@ class Group {
   static constexpr uint64_t kBoxes = 128;
   static constexpr uint64_t kBoxesNode = 32;
   static constexpr size_t kBoxNetwork = kBoxes / 2 * kBox;
+  // Parts of at most kCellBytes from another node's PE to the banks and boxes come in one
+  // write of the data and its stamp behind it, into a cell (SlotFields::bank_cells,
+  // box_cells), where the network lands a write's bytes in their order
+  // (Scheduler::writes_land_in_order): on tcp a write that carries its stamp as a
+  // notification word costs its target a wake of the provider's wait set (system calls), a
+  // plain write nothing beyond its bytes.  A cell is kCellWords words, one write of at most
+  // the provider's inject size (64 bytes with tcp;ofi_rxm).
+  static constexpr size_t kCellBytes = 56;
+  static constexpr size_t kCellWords = kCellBytes / sizeof(uint64_t) + 1;
   bool box_broadcast(void* dest, const void* source, size_t bytes, int root, bool to_root);
   // Collectives too large for the banks and boxes on a team that spans nodes write straight
   // into the dests, with no sync: a PE writes into another's dest only once that PE has said

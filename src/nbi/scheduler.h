@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "core/backoff.h"
@@ -79,6 +80,12 @@ class Scheduler {
   // True where a write to another node can carry a word for its target's notification
   // handler (remote CQ data): then put_unconfirmed() takes `data`.
   bool writes_carry_data() const { return network_ && network_->notifies_by_data(); }
+  // True where the bytes of a write to another node land in their order
+  // (ofi::Transport::writes_land_in_order): then a word written at the end of the data, in
+  // the same write, says that the data is there, read with load_landed().
+  bool writes_land_in_order() const { return network_ && network_->writes_land_in_order(); }
+  // Such a word of this PE's memory, or nullopt while the network may be copying into it.
+  std::optional<uint64_t> load_landed(const uint64_t* word) { return network_->load_landed(word); }
   // Writes `bytes` from `source` to `remote` (another node's), for data that its target reads
   // once a word says so: a word written after it with set_word_in_order(), or `data`, which
   // the write carries and the target's progress hands to the notification handler once the

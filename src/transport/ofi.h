@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -149,6 +150,15 @@ class Transport {
   void on_notification(void (*handler)(uint64_t data));
   // true: notifications ride on writes as remote CQ data; false: they are messages.
   bool notifies_by_data() const;
+  // true where the bytes of a write land in their order (providers that copy a kernel
+  // socket's stream into memory), so that a word at the end of a write, read by
+  // load_landed(), says that the whole write is there when it holds a value it held never
+  // before and that no other write puts there.
+  bool writes_land_in_order() const;
+  // The word at `word` (this PE's memory, written by other nodes' writes), read while no
+  // thread is inside the provider (which may be copying a write into it, in any order);
+  // nullopt while one is.  A write that the provider has copied in part shows a prefix.
+  std::optional<uint64_t> load_landed(const uint64_t* word);
   // true: atomics on `type` are the provider's; false: they take the software path, where
   // the target PE's progress applies each one with a CPU atomic on its own memory (so node
   // peers may use CPU atomics on that type too) and answers with the old value.
