@@ -119,8 +119,10 @@ const char* gather_all(Group& g, char* bank, size_t bytes, const void* data) {
   // in that PE's bank.
   memcpy(bank + static_cast<size_t>(g.rank()) * bytes, data, bytes);
   for (int distance = 1; distance < g.size(); distance <<= 1) {
+    const int partner = g.rank() ^ distance;
     char* place = bank + static_cast<size_t>(g.rank() & ~(distance - 1)) * bytes;  // the blocks this PE has
-    g.swap_stamped(bank, place, static_cast<size_t>(distance) * bytes, place, g.rank() ^ distance);
+    char* theirs = bank + static_cast<size_t>(partner & ~(distance - 1)) * bytes;
+    g.swap_stamped(bank, place, theirs, static_cast<size_t>(distance) * bytes, place, partner);
   }
   return bank;
 }

@@ -17,12 +17,13 @@
 // Group::kCellBytes from another node travels with its stamp in one write, into a cell);
 // across nodes reductions and fcollect gather the parts through one leader per node where
 // nodes hold several PEs of the team (Group::gather_by_node), else, on 2^k PEs, in rounds
-// of recursive doubling, log2(n) messages a PE (Group::doubles).  A small broadcast on a
-// team needs no sync at all there: the data goes down a tree (binomial, by node where nodes
-// hold several PEs: crossing between nodes once a node) into each PE's boxes, and a PE only
-// waits for a child that is a whole ring of boxes behind (Group::box_broadcast).  A larger
-// one across nodes goes down the same tree straight into each dest, once its owner has said
-// it entered (Group::tree_broadcast).
+// of recursive doubling, log2(n) messages a PE (Group::doubles; integer reductions swap
+// partial results of one part's size, where the gather's messages double each round).  A
+// small broadcast on a team needs no sync at all there: the data goes down a tree
+// (binomial, by node where nodes hold several PEs: crossing between nodes once a node) into
+// each PE's boxes, and a PE only waits for a child that is a whole ring of boxes behind
+// (Group::box_broadcast).  A larger one across nodes goes down the same tree straight into
+// each dest, once its owner has said it entered (Group::tree_broadcast).
 // Larger ones on a team within one node still pull, but stamps replace the two syncs
 // (Group::stamped): a PE waits only for the PEs it reads from to enter, and for the PEs
 // that read from it to be done.
@@ -338,6 +339,26 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   T* result = static_cast<T*>(scratch(count * sizeof(T), 0));
   if (ranks == 0) std::fill(result, result + count, T());
   if (char* bank = count > 0 ? g.bank(count * sizeof(T)) : nullptr) {
+    if (scan == Scan::None && std::is_integral_v<T> && !g.by_node() && g.doubles()) {
+      // Integers, whose fold does not depend on the order of the inputs: in round j each PE
+      // swaps its partial result with the rank 2^j away (through place j of the banks) and
+      // folds in the one it gets, so every message carries `count` elements, where a gather
+      // of every part (as below) doubles them each round.  perf/collectives (sum of longs),
+      // 3 alternating runs against the gather: 8 PEs on 8 nodes (on 2 cores) 0.74-0.96 of its
+      // time at 32 B-4 KiB (92-141 us against 118-170), 0.97-1.13 at 8-16 B; 4 PEs on 4 nodes
+      // 25.5 against 30.4 us at 32 B (both rounds now fit a cell), within 15% either way at
+      // the other sizes.
+      const size_t bytes = count * sizeof(T);
+      memcpy(static_cast<void*>(result), source, bytes);  // dest may be source
+      size_t round = 0;
+      for (int distance = 1; distance < g.size(); distance <<= 1, ++round) {
+        char* at = bank + round * bytes;
+        g.swap_stamped(bank, at, at, bytes, result, g.rank() ^ distance);
+        fold_into(result, result, reinterpret_cast<const T*>(at), count, fold);
+      }
+      memcpy(static_cast<void*>(dest), result, bytes);
+      return;
+    }
     // Small: every PE's source in every PE's bank, then a fold of local memory.
     const char* whole = gather_all(g, bank, count * sizeof(T), source);
     if (ranks > 0) {

@@ -154,15 +154,14 @@ bool Group::doubles() const {
          stamps_travel();
 }
 
-void Group::swap_stamped(char* bank, char* place, size_t bytes, const void* data, int partner) {
+void Group::swap_stamped(char* bank, char* place, char* theirs, size_t bytes, const void* data, int partner) {
   Slot& slot = team_slots[team_->slot];
   const uint64_t now = team_->bank_calls;
   const int b = bank == slot.banks[0] ? 0 : 1;
   const int to = team_->pes[static_cast<size_t>(partner)];
   if (through_cell(bytes, to)) {
-    // The partner's blocks go beside this PE's: after them or before.
     put_cell(call_, slot.bank_cells[b][rank_], to, data, bytes, now);
-    take_cell(call_, slot.bank_cells[b][partner], partner > rank_ ? place + bytes : place - bytes, bytes, now);
+    take_cell(call_, slot.bank_cells[b][partner], theirs, bytes, now);
     return;
   }
   put_stamped(call_, locate(call_, "bank", place, bytes, to), data, bytes, team_->slot, b * kBankStamps + rank_, now);

@@ -185,10 +185,11 @@ class Group {
   bool doubles() const;
   // One round of recursive doubling through the bank of this call: writes `bytes` from
   // `data` into `place` of the bank of rank `partner` and stamps it, then waits for that
-  // rank's stamp in this PE's bank.  The banks alternate as with push_stamped: a PE's last
-  // round brings parts that every PE sent once it had entered the call, so every PE is done
-  // with the call before, and thus with the other bank.
-  void swap_stamped(char* bank, char* place, size_t bytes, const void* data, int partner);
+  // rank's stamp in this PE's bank, where its `bytes` are at `theirs` (the place it wrote
+  // into).  The banks alternate as with push_stamped: a PE's last round brings parts that
+  // every PE sent once it had entered the call, so every PE is done with the call before,
+  // and thus with the other bank.
+  void swap_stamped(char* bank, char* place, char* theirs, size_t bytes, const void* data, int partner);
   // The gather of every PE's part into the bank of this call (reductions, fcollect) by node,
   // on a team that syncs by node whose nodes hold consecutive ranks (Team::node_blocks): each
   // PE copies its part into its place of its leader's bank and stamps it there; the leader,
