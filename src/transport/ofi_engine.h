@@ -119,11 +119,7 @@ class Engine {
   void on_notification(void (*handler)(uint64_t data)) { notification_handler_ = handler; }
   bool notifies_by_data() const { return notify_by_data_; }
   bool writes_land_in_order() const { return answers_written_; }
-  std::optional<uint64_t> load_landed(const uint64_t* word) {
-    std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
-    if (!lock.owns_lock()) return std::nullopt;
-    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
-  }
+  std::optional<uint64_t> load_landed(const uint64_t* word);
   bool native(AtomicType type) const { return native_[static_cast<int>(type)]; }
   void atomic(const char* call, int pe, int segment, uint64_t offset, AtomicOp op, AtomicType type,
               const void* operand, const void* compare, void* result);

@@ -8,6 +8,7 @@
 #include <rdma/fi_errno.h>
 
 #include <iterator>
+#include <optional>
 #include <vector>
 
 #include "core/backoff.h"
@@ -70,6 +71,13 @@ bool Engine::read_cq_unless_busy() {
   lock.unlock();
   handle_completions(entries, n, served);
   return true;
+}
+
+std::optional<uint64_t> Engine::load_landed(const uint64_t* word) {
+  // The provider copies what arrives only inside calls made under the lock.
+  std::unique_lock<SpinLock> lock(mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return std::nullopt;
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }
 
 void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const ServedRequests& served) {
