@@ -172,6 +172,7 @@ void disseminate(const char* call, Team& team, int n, int me, uint64_t epoch, Pe
 void team_sync(const char* call, Team& team) {
   const int n = team.size();
   if (n == 1) return;
+  publish_program_turn();
   const uint64_t epoch = ++team.epoch;
   if (team.leaders.empty())
     return disseminate(call, team, n, team.rank, epoch, [&](int i) { return team.pes[static_cast<size_t>(i)]; });
@@ -257,6 +258,7 @@ int Group::rank_of_root(int root, const char* what) const {
 
 void Group::sync() {
   if (team_) return team_sync(call_, *team_);
+  publish_program_turn();
   for (int k = 0, distance = 1; distance < size_; ++k, distance <<= 1) {
     const Target remote = locate(call_, "pSync", &psync_[k], sizeof(long), pe((rank_ + distance) % size_));
     scheduler().atomic<long>(call_, remote, shm::AmoOp::Add, 1, 0, false);

@@ -67,6 +67,14 @@ class Backoff {
 inline std::atomic<uint64_t> network_updates{0};
 inline void publish_network_update() { network_updates.fetch_add(1, std::memory_order_release); }
 inline void see_network_updates() { (void)network_updates.load(std::memory_order_acquire); }
+// The other way round: what a PE's program read or wrote in its memory before it let the
+// other PEs go on (its arrival at a barrier) comes before the updates they then send it,
+// which the engine applies, often on the progress thread; that chain crosses processes too.
+// The syncs publish each arrival with a release (publish_program_turn()), and the engine
+// acquires it before it applies an update (see_program_turns()).
+inline std::atomic<uint64_t> program_turns{0};
+inline void publish_program_turn() { program_turns.fetch_add(1, std::memory_order_release); }
+inline void see_program_turns() { (void)program_turns.load(std::memory_order_acquire); }
 
 // One look at the network, for calls that look at memory once without waiting (the test
 // routines, shmem_signal_fetch, a wait whose condition already holds): a PE may spin on them,

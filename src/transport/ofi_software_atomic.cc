@@ -297,6 +297,7 @@ void Engine::send_notification(const char* call, int pe, uint64_t data) {
 void Engine::serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served) {
   const auto op = static_cast<AtomicOp>(entry.op);
   const auto type = static_cast<AtomicType>(entry.type);
+  see_program_turns();
   const uint64_t old = apply(op, type, base_[entry.segment] + entry.offset, entry.operand, entry.compare);
   publish_network_update();
   served->at[served->n++] = Served{origin, entry.cookie, old};
@@ -314,6 +315,7 @@ void Engine::apply_request(void* context, ServedRequests* served) {
     rings_.serve_message(ring_entries(), m.origin, m.cookie, std::size(served->at) - served->n,
                          [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
   }
+  see_program_turns();
   if (m.kind == Message::Request) {
     m.operand = apply(m.op, m.type, base_[m.segment] + m.offset, m.operand, m.compare);  // the answer's
   } else if (m.kind == Message::RunRequest) {
