@@ -1,5 +1,6 @@
-// The stamped channels through which collectives on a team move data without syncs: the
-// banks (push_stamped, swap_stamped, gather_by_node), the ring of broadcast boxes, the direct
+// The stamped channels through which collectives on a team move data without syncs, every
+// part sent and awaited one way (Group::send_part, Group::await_part): the banks
+// (push_stamped, swap_stamped, gather_by_node), the ring of broadcast boxes, the direct
 // writes into the dests (direct, join, deliver and their waits, tree_broadcast, and the tree
 // of both broadcasts, tree_links), the stamps of pulls within a node (stamped, await,
 // release), the stamps that ride on a write across nodes as its notification word
@@ -40,30 +41,20 @@ uint64_t stamp_data(int slot, int stamp, uint64_t value) {
          static_cast<uint64_t>(stamp) << kValueBits | (value & ((uint64_t{1} << kValueBits) - 1));
 }
 
-// Whether data and a stamp behind it can go to another node's PE (put_stamped).
+// Whether data and a stamp behind it can go to another node's PE (Group::send_part).
 bool stamps_travel() { return scheduler().writes_in_order() || scheduler().writes_carry_data(); }
 
-// The data and then its stamp, to PE `to.pe`: a copy and a store to a node peer; to another
-// node's PE, one write carrying the stamp where writes carry a notification word, else two
-// writes in order (stamps_travel()).
-void put_stamped(const char* call, const Target& to, const void* source, size_t bytes, int slot, int stamp,
-                 uint64_t value) {
-  const Target word = locate(call, "collective stamp", stamp_word(team_slots[slot], stamp), sizeof(uint64_t), to.pe);
-  if (to.mapped) {
-    memcpy(to.mapped, source, bytes);
-    __atomic_store_n(reinterpret_cast<uint64_t*>(word.mapped), value, __ATOMIC_RELEASE);
-  } else if (bytes > 0 && scheduler().writes_carry_data()) {
-    const uint64_t data = stamp_data(slot, stamp, value);
-    scheduler().put_unconfirmed(call, to, source, bytes, &data);
-  } else {
-    scheduler().put_unconfirmed(call, to, source, bytes);
-    scheduler().set_word_in_order(call, word, value);
-  }
+// The cell of stamp number `stamp` (Group::kCellBytes): the bank and box stamps have one
+// each, the words of direct calls none.
+uint64_t* stamp_cell(Slot& s, int stamp) {
+  if (stamp < 2 * Group::kBankStamps) return s.bank_cells[stamp / Group::kBankStamps][stamp % Group::kBankStamps];
+  if (stamp < kJoined) return s.box_cells[stamp - 2 * Group::kBankStamps];
+  return nullptr;
 }
 
-// Whether a part of `bytes` between this PE and world PE `pe` goes through a cell
-// (Group::kCellBytes): one write of the data with its stamp behind it, which the target reads
-// with Scheduler::load_landed.
+// Whether a part of `bytes` between this PE and world PE `pe` goes through a cell: one
+// write of the data with its stamp behind it, which the target reads with
+// Scheduler::load_landed.
 bool through_cell(size_t bytes, int pe) {
   return bytes <= Group::kCellBytes && !rt().is_local(pe) && scheduler().writes_land_in_order();
 }
@@ -115,6 +106,33 @@ bool stamp_landed(uint64_t data) {
   return true;
 }
 
+void Group::send_part(int stamp, const char* what, void* place, int rank, const void* data, size_t bytes,
+                      uint64_t value) {
+  Slot& slot = team_slots[team_->slot];
+  const int to = pe(rank);
+  uint64_t* cell = stamp_cell(slot, stamp);
+  if (cell && through_cell(bytes, to)) return put_cell(call_, cell, to, data, bytes, value);
+  const Target place_there = locate(call_, what, place, bytes, to);
+  const Target word = locate(call_, "collective stamp", stamp_word(slot, stamp), sizeof(uint64_t), to);
+  if (place_there.mapped) {
+    memcpy(place_there.mapped, data, bytes);
+    __atomic_store_n(reinterpret_cast<uint64_t*>(word.mapped), value, __ATOMIC_RELEASE);
+  } else if (bytes > 0 && scheduler().writes_carry_data()) {
+    const uint64_t stamp_and_value = stamp_data(team_->slot, stamp, value);
+    scheduler().put_unconfirmed(call_, place_there, data, bytes, &stamp_and_value);
+  } else {
+    scheduler().put_unconfirmed(call_, place_there, data, bytes);
+    scheduler().set_word_in_order(call_, word, value);
+  }
+}
+
+void Group::await_part(int stamp, void* place, int rank, size_t bytes, uint64_t value) {
+  Slot& slot = team_slots[team_->slot];
+  const uint64_t* cell = stamp_cell(slot, stamp);
+  if (cell && through_cell(bytes, pe(rank))) return take_cell(call_, cell, place, bytes, value);
+  wait_at_least(call_, stamp_word(slot, stamp), value);
+}
+
 char* Group::bank(size_t bytes_per_rank) {
   if (!team_ || bytes_per_rank * static_cast<size_t>(size_) > (team_->one_node ? kBank : kBankNetwork)) return nullptr;
   return team_slots[team_->slot].banks[team_->bank_calls++ & 1];
@@ -133,19 +151,10 @@ bool Group::push_stamped(char* bank, size_t bytes, const void* data, size_t stri
       memcpy(place, from, bytes);
       continue;
     }
-    const int to = team_->pes[static_cast<size_t>(r)];
-    if (through_cell(bytes, to))
-      put_cell(call_, slot.bank_cells[b][rank_], to, from, bytes, now);
-    else
-      put_stamped(call_, locate(call_, "bank", place, bytes, to), from, bytes, team_->slot, b * kBankStamps + rank_, now);
+    send_part(b * kBankStamps + rank_, "bank", place, r, from, bytes, now);
   }
-  for (int r = 0; r < size_; ++r) {
-    if (r == rank_) continue;
-    if (through_cell(bytes, pe(r)))
-      take_cell(call_, slot.bank_cells[b][r], bank + static_cast<size_t>(r) * bytes, bytes, now);
-    else
-      wait_at_least(call_, &slot.bank_stamps[b][r], now);
-  }
+  for (int r = 0; r < size_; ++r)
+    if (r != rank_) await_part(b * kBankStamps + r, bank + static_cast<size_t>(r) * bytes, r, bytes, now);
   return true;
 }
 
@@ -158,14 +167,8 @@ void Group::swap_stamped(char* bank, char* place, char* theirs, size_t bytes, co
   Slot& slot = team_slots[team_->slot];
   const uint64_t now = team_->bank_calls;
   const int b = bank == slot.banks[0] ? 0 : 1;
-  const int to = team_->pes[static_cast<size_t>(partner)];
-  if (through_cell(bytes, to)) {
-    put_cell(call_, slot.bank_cells[b][rank_], to, data, bytes, now);
-    take_cell(call_, slot.bank_cells[b][partner], theirs, bytes, now);
-    return;
-  }
-  put_stamped(call_, locate(call_, "bank", place, bytes, to), data, bytes, team_->slot, b * kBankStamps + rank_, now);
-  wait_at_least(call_, &slot.bank_stamps[b][partner], now);
+  send_part(b * kBankStamps + rank_, "bank", place, partner, data, bytes, now);
+  await_part(b * kBankStamps + partner, theirs, partner, bytes, now);
 }
 
 const char* Group::gather_by_node(char* bank, size_t bytes, const void* data) {
@@ -188,21 +191,12 @@ const char* Group::gather_by_node(char* bank, size_t bytes, const void* data) {
   memcpy(run, data, bytes);
   for (int r = rank_ + 1; r < end; ++r) wait_at_least(call_, &slot.bank_stamps[b][r], now);
   const size_t run_bytes = static_cast<size_t>(end - rank_) * bytes;
-  for (int k = 1; k < n; ++k) {  // the next node first
-    const int other = pe(node_start((node + k) % n));
-    if (through_cell(run_bytes, other))
-      put_cell(call_, slot.bank_cells[b][rank_], other, run, run_bytes, now);
-    else
-      put_stamped(call_, locate(call_, "bank", run, run_bytes, other), run, run_bytes, team_->slot,
-                  b * kBankStamps + rank_, now);
-  }
+  for (int k = 1; k < n; ++k)  // the next node first
+    send_part(b * kBankStamps + rank_, "bank", run, node_start((node + k) % n), run, run_bytes, now);
   for (int k = 1; k < n; ++k) {
     const int o = (node + k) % n, first = node_start(o);
     const size_t their_bytes = static_cast<size_t>(node_start(o + 1) - first) * bytes;
-    if (through_cell(their_bytes, pe(first)))
-      take_cell(call_, slot.bank_cells[b][first], bank + static_cast<size_t>(first) * bytes, their_bytes, now);
-    else
-      wait_at_least(call_, &slot.bank_stamps[b][first], now);
+    await_part(b * kBankStamps + first, bank + static_cast<size_t>(first) * bytes, first, their_bytes, now);
   }
   __atomic_store_n(&slot.bank_stamps[b][rank_], now, __ATOMIC_RELEASE);
   return bank;
@@ -230,14 +224,7 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   const int last = static_cast<int>((end - 1) % ring);
   std::vector<int> children;
   const int parent = t.one_node ? (rank_ == root ? -1 : root) : tree_links(root, children);
-  if (parent >= 0) {
-    if (through_cell(bytes, t.pes[static_cast<size_t>(parent)])) {
-      take_cell(call_, slot.box_cells[last], data, bytes, end);
-    } else {
-      const uint64_t* stamp = &slot.box_stamps[last];
-      wait_until_ready(call_, [&] { return __atomic_load_n(stamp, __ATOMIC_ACQUIRE) == end; });
-    }
-  }
+  if (parent >= 0) await_part(2 * kBankStamps + last, data, parent, bytes, end);
   // Writes the data into the boxes of rank r, after that PE has finished with the
   // broadcasts that last took them.
   auto pass_on = [&](int r) {
@@ -261,11 +248,7 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
     }
     // The data, then the stamp in the last box (or the cell) that says it is there.
     const void* from = rank_ == root ? source : data;
-    if (through_cell(bytes, pe))
-      put_cell(call_, slot.box_cells[last], pe, from, bytes, end);
-    else
-      put_stamped(call_, locate(call_, "broadcast box", data, bytes, pe), from, bytes, t.slot, 2 * kBankStamps + last,
-                  end);
+    send_part(2 * kBankStamps + last, "broadcast box", data, r, from, bytes, end);
   };
   if (t.one_node) {
     for (int k = 1; rank_ == root && k < size_; ++k) pass_on((root + k) % size_);
@@ -298,12 +281,11 @@ void Group::await_joined(int rank) {
 }
 
 void Group::deliver(int rank, void* place, const void* data, size_t bytes, uint64_t piece) {
-  put_stamped(call_, locate(call_, "dest", place, bytes, pe(rank)), data, bytes, team_->slot, kDelivered + rank_,
-              pieces_before_ + piece + 1);
+  send_part(kDelivered + rank_, "dest", place, rank, data, bytes, pieces_before_ + piece + 1);
 }
 
 void Group::await_delivered(int rank, uint64_t piece) {
-  wait_at_least(call_, &team_slots[team_->slot].delivered[rank], pieces_before_ + piece + 1);
+  await_part(kDelivered + rank, nullptr, rank, 0, pieces_before_ + piece + 1);
 }
 
 int Group::node_of(int rank) const {

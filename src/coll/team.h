@@ -334,6 +334,15 @@ class Group {
 
  private:
   uint64_t* exchange() const;  // the symmetric word behind offer()
+  // The one way a part moves under a stamp of this team's slot (stamps.cc: the banks, the
+  // boxes, the dests of direct calls): send_part writes `bytes` from `data` into `place` (its
+  // address on every PE; `what` names it in errors) on rank `rank`, then stamp number `stamp`
+  // there set to `value` behind it; await_part waits until rank `rank`'s part under stamp
+  // `stamp` has reached `value` here, in `place`.  A part of at most kCellBytes from another
+  // node comes through the stamp's cell, in one write with its stamp, and await_part copies it
+  // into `place`.
+  void send_part(int stamp, const char* what, void* place, int rank, const void* data, size_t bytes, uint64_t value);
+  void await_part(int stamp, void* place, int rank, size_t bytes, uint64_t value);
 
   const char* call_;
   Team* team_ = nullptr;
