@@ -1,4 +1,5 @@
 #include "epoch/window.h"
+#include "epoch/window_slot.h"
 
 #include <algorithm>
 #include <cstring>
@@ -19,19 +20,6 @@ namespace tandem::epoch {
 namespace {
 
 constexpr size_t kStagedMost = 16;                // larger accumulates are queued whole
-// A lock word: the number of shared holders in the low 32 bits, the exclusive holder above
-// them, and the number of exclusive requests waiting above that.
-constexpr uint64_t kWriter = uint64_t{1} << 32;
-constexpr uint64_t kWaiting = uint64_t{1} << 33;
-constexpr uint64_t kReaders = kWriter - 1;
-
-// The start of a slot; the slot goes on with posts[n_pes], by world PE: the exposure epochs
-// that PE opened to this one.
-struct Header {
-  uint64_t completes;  // access epochs towards this PE completed
-  uint64_t lock;
-};
-
 char* area = nullptr;  // TANDEM_WINDOWS slots, symmetric
 size_t slot_bytes = 0;
 SlotSet used_slots;
@@ -56,7 +44,6 @@ constexpr uint64_t kRetry = 4096;
 // of elements that do not fold then pays 0.2-0.6 us where eager's takes 0.15).
 bool network_atomic(const tandem::Target& remote) { return !remote.mapped || rt().spans_nodes; }
 
-Header* header(int slot) { return reinterpret_cast<Header*>(area + static_cast<size_t>(slot) * slot_bytes); }
 uint64_t* posts(int slot) { return reinterpret_cast<uint64_t*>(header(slot) + 1); }
 
 uint64_t load(const uint64_t* word) { return __atomic_load_n(word, __ATOMIC_ACQUIRE); }
@@ -66,15 +53,19 @@ tandem::Target word_on(const char* call, const uint64_t* word, int pe) {
   return locate(call, "window word", word, sizeof(uint64_t), pe);
 }
 
-uint64_t atomic(const char* call, const uint64_t* word, int pe, shm::AmoOp op, uint64_t operand,
-                uint64_t compare = 0) {
+}  // namespace
+
+WindowHeader* header(int slot) {
+  return reinterpret_cast<WindowHeader*>(area + static_cast<size_t>(slot) * slot_bytes);
+}
+
+uint64_t window_atomic(const char* call, const uint64_t* word, int pe, shm::AmoOp op, uint64_t operand,
+                       uint64_t compare) {
   return scheduler().atomic<uint64_t>(call, word_on(call, word, pe), op, operand, compare, true);
 }
 
-}  // namespace
-
 size_t window_area_bytes(size_t windows, int n_pes) {
-  return windows * ((sizeof(Header) + static_cast<size_t>(n_pes) * sizeof(uint64_t) + 63) & ~size_t{63});
+  return windows * ((sizeof(WindowHeader) + static_cast<size_t>(n_pes) * sizeof(uint64_t) + 63) & ~size_t{63});
 }
 
 void windows_init(const char* call) {
@@ -458,45 +449,10 @@ void tandem_win::unlock(const char* call, int rank) {
   check_rank(call, rank);
   Target& t = targets_[static_cast<size_t>(rank)];
   if (t.lock == LockType::None) fatal(call, "pe = %d is not locked by this PE", rank);
-  // The release rides on the last put: adding the two's complement takes the holder away.
-  const uint64_t release = t.lock == LockType::Exclusive ? uint64_t{0} - kWriter : ~uint64_t{0};
+  // The release rides on the last put.
+  const uint64_t release = lock_release(t.lock);
   close(call, {rank}, [&](int) { return &header(slot_)->lock; }, [&](int) { return release; });
   t.lock = LockType::None;
   t.open = fence_open();  // lock() refused a rank of the access group
   --locks_;
-}
-
-// Writer preference: a shared request is granted only while no exclusive request holds or
-// waits, so an exclusive request waits for the shared holders of the moment, not for a
-// stream of new ones.
-void tandem_win::acquire(const char* call, int rank) {
-  const Target& t = targets_[static_cast<size_t>(rank)];
-  const int pe = team_->pes[static_cast<size_t>(rank)];
-  const uint64_t* word = &header(slot_)->lock;
-  Backoff backoff(call);
-  if (t.lock == LockType::Exclusive) {
-    // Free, the lock is taken at once; else the request, announced, holds back shared ones
-    // and takes the lock once no one holds it.
-    uint64_t seen = atomic(call, word, pe, shm::AmoOp::CompareSwap, kWriter, 0);
-    if (seen == 0) return;
-    seen = atomic(call, word, pe, shm::AmoOp::Add, kWaiting) + kWaiting;
-    for (;;) {
-      if ((seen & (kWriter | kReaders)) == 0) {
-        const uint64_t before = atomic(call, word, pe, shm::AmoOp::CompareSwap, seen - kWaiting + kWriter, seen);
-        if (before == seen) return;
-        seen = before;
-        continue;
-      }
-      backoff.pause();
-      seen = atomic(call, word, pe, shm::AmoOp::Fetch, 0);
-    }
-  }
-  for (;;) {
-    if ((atomic(call, word, pe, shm::AmoOp::Add, 1) & ~kReaders) == 0) return;
-    // Taken back, and not tried again (which would hold up the exclusive request's
-    // compare-and-swap) until no exclusive request is left.
-    atomic(call, word, pe, shm::AmoOp::Add, ~uint64_t{0});
-    do backoff.pause();
-    while ((atomic(call, word, pe, shm::AmoOp::Fetch, 0) & ~kReaders) != 0);
-  }
 }

@@ -1,19 +1,19 @@
 // The inter-node engine behind ofi::Transport (ofi.h forwards each of its calls here; only
 // the transport's own files include this header): one libfabric RDM endpoint per PE with
-// RMA and atomics.  The
-// symmetric heap and globals are registered once; every PE's address, keys and segment
-// bases are exchanged at init, so an operation costs a table index beyond the libfabric call.
-// Completion is counted from the completion queue: operations that must be waited for (reads,
-// fetching atomics, atomics, writes not injected, delivery-complete writes) complete into it
-// and are counted there, writes and reads apart.  No completion counter is bound: with one,
-// tcp;ofi_rxm turns every injected write into one with a completion (a provider buffer, a
-// completion entry and a signal of its wait object each), and the waits read the counter
-// and the queue both.  With a provider that keeps writes to one target in order, puts are
-// injected without a completion where they fit, and quiet confirms them with an empty
-// delivery-complete write to each PE written to (it cannot pass them); otherwise writes are
-// delivery-complete and a counted write means "landed".  Where the order covers RMA alone (tcp;ofi_rxm with atomics), atomics
-// and the writes that a notification message must follow are delivery-complete, and the
-// first atomic or message after a fence confirms as quiet does (see Order; atomic()).
+// RMA and atomics.  The symmetric heap and globals are registered once; every PE's address,
+// keys and segment bases are exchanged at init, so an operation costs a table index beyond
+// the libfabric call.  Completion is counted from the completion queue: operations that
+// must be waited for (reads, fetching atomics, atomics, writes not injected,
+// delivery-complete writes) complete into it and are counted there, writes and reads apart.
+// No completion counter is bound: with one, tcp;ofi_rxm turns every injected write into one
+// with a completion (a provider buffer, a completion entry and a signal of its wait object
+// each), and the waits read the counter and the queue both.  With a provider that keeps
+// writes to one target in order, puts are injected without a completion where they fit,
+// and quiet confirms them with an empty delivery-complete write to each PE written to (it
+// cannot pass them); otherwise writes are delivery-complete and a counted write means
+// "landed".  Where the order covers RMA alone (tcp;ofi_rxm with atomics), atomics and the
+// writes that a notification message must follow are delivery-complete, and the first
+// atomic or message after a fence confirms as quiet does (see Order; atomic()).
 // Atomics on a type the provider lacks an operation for (or on every type, when asked) take
 // a software path instead: a request (a message, or a write into a ring) that the target's
 // progress serves with a CPU atomic and answers; see atomic().
