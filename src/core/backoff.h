@@ -88,12 +88,15 @@ inline void drive_progress() {
   see_network_updates();
 }
 
-// drive_progress() for the test routines, which a program calls back to back in a spin: with
-// a progress thread, which serves the network whenever its PE stops looking, only every
-// kSpinLookEvery-th call of a thread looks (with tcp a look is a system call of 0.3 us, where
-// a test takes a few ns; a spin still looks every few hundred ns).  The waits keep their look
-// on every call: a PE that leaves one at once may stop right after, and a provider that sends
-// only when driven (sockets) would keep its arrival at a barrier.
+// drive_progress() for calls that a program may make back to back without waiting: the test
+// routines, which it calls in a spin, and the waits whose condition already holds (a PE that
+// runs behind its peers finds the data of each wait there).  With a progress thread, which
+// serves the network whenever its PE stops looking (within ProgressSleep's longest pause),
+// only every kSpinLookEvery-th call of a thread looks: with tcp a look is a system call of
+// 0.3-2 us, where a test or a wait that holds takes a few ns.  Without one, every call looks:
+// a PE that leaves a wait at once may stop calling the library (a barrier, then a long
+// computation) while a provider that sends only when driven (sockets) still holds what it
+// posted, such as its own arrival at that barrier.
 inline void drive_progress_in_spin() {
   const Runtime& r = rt();
   if (void (*look)() = r.look) {
@@ -117,13 +120,10 @@ inline void look_now_and_then() {
 }
 
 // Polls `ready()` until it returns true, waiting in `call`.  A condition that already holds
-// still gets its look at the network (see drive_progress()): a program may spin on such a
-// wait, and a PE that leaves a wait at once may stop calling the library (a barrier, then
-// a long computation) while a provider that sends only when driven (sockets) still holds
-// what it posted, such as its own arrival at that barrier.
+// still gets its look at the network now and then (drive_progress_in_spin()).
 template <typename Ready>
 inline void wait_until_ready(const char* call, Ready ready) {
-  if (ready()) return drive_progress();
+  if (ready()) return drive_progress_in_spin();
   Backoff backoff(call);
   while (!ready()) backoff.pause();
   see_network_updates();
