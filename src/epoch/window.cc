@@ -1,11 +1,11 @@
 #include "epoch/window.h"
-#include "epoch/window_slot.h"
 
 #include <algorithm>
 #include <cstring>
 
 #include "core/backoff.h"
 #include "core/runtime.h"
+#include "epoch/window_slot.h"
 #include "mem/symmetric.h"
 #include "mem/target.h"
 #include "nbi/scheduler.h"
