@@ -106,7 +106,8 @@ std::string affinity_bytes() {
 // PEs), 8 alternating runs: 4.8-9.9 us (median 6.2) against 9.9-14.1 (median 11.1), where
 // three code pages and the peer's data page faulted; a job's start as fast as before (2 PEs
 // 42-49 ms against 41-58, 8 PEs on 2 cores 62-90 against 63-91).  The code's pages (1.6 MB)
-// are the page cache's, shared by every PE.
+// are the page cache's, shared by every PE: perf/scale on 4 PEs of one node, VmRSS 8.8 MB a
+// PE against 7.8, Pss 2.16 against 1.93, private memory unchanged (1.09).
 void map_library_code() {
 #ifdef MADV_POPULATE_READ
   dl_iterate_phdr(
