@@ -312,12 +312,14 @@ namespace {
 
 // shmemx_notify_waitany (`index` given) and shmemx_notify_wait (one request, no index).
 // Requests complete in the ring's drain (poll(), also at every pause) and in the network's
-// progress (every pause); the loop takes a completed one back without the lock.
+// progress (every pause); the loop takes a completed one back without the lock.  A request
+// complete at once gets the look of a wait whose condition already holds
+// (drive_progress_in_spin()).
 int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
   const bool any = index != nullptr;
   Backoff backoff(call);
   poll();  // then each pause drains the ring (its progress, rt().progress)
-  for (;;) {
+  for (bool at_once = true;; at_once = false) {
     bool waiting = false;
     for (int i = 0; i < n; ++i) {
       Request* r = reqs[i];
@@ -325,6 +327,7 @@ int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx
       if (!valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
       if (take(r, status)) {
         if (any) *index = i;
+        if (at_once) drive_progress_in_spin();
         return SHMEMX_NOTIFY_SUCCESS;
       }
       waiting |= r->state.load(std::memory_order_relaxed) != State::Inactive;
