@@ -62,8 +62,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   max_message_ = info_->ep_attr->max_msg_size ? info_->ep_attr->max_msg_size : SIZE_MAX;
   inject_size_ = info_->tx_attr->inject_size;
   notify_by_data_ = !settings.notify_messages && info_->domain_attr->cq_data_size >= sizeof(uint64_t);
-  coalesce_ = settings.coalesce;
-  if (!batches_) batches_.reset(new Batch[kBatches]);  // coalesced puts, staged writes
+  held_.open(settings.coalesce);
 
   KeptSignalHandlers kept;  // shm installs handlers when it opens an endpoint
   check(call, fi_fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
@@ -130,7 +129,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   if (!gather_answers_) gather_answers_.reset(new Outgoing[kGatherAnswers]);
   inbox_.assign(kInbox, Incoming{});
   if (rules_.mr_local) {
-    local_.add(call, batches_.get(), kBatches * sizeof(Batch), local);
+    local_.add(call, held_.batches(), kBatches * sizeof(Batch), local);
     local_.add(call, operand_slots_.get(), kOperandSlots * sizeof(OperandSlot), local);
     local_.add(call, runs_.get(), kRunsInFlight * sizeof(Outgoing), local);
     local_.add(call, gather_answers_.get(), kGatherAnswers * sizeof(Outgoing), local);
@@ -218,9 +217,7 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
   timeout_.reset(cards.size(), my_pe);
   peer_segment_.assign(cards.size() * kRegions, PeerSegment{0, 0});
   rings_.reset(rings_on_ ? cards.size() : 0);
-  lists_ = coalesce_ && answers_written_;
-  lists_out_.reset(new std::atomic<uint32_t>[cards.size()]());
-  put_epoch_.reset(new uint64_t[cards.size()]());
+  held_.connect(cards.size(), answers_written_);
   std::fill(std::begin(list_target_), std::end(list_target_), -1);
   for (size_t pe = 0; pe < cards.size(); ++pe) {
     const std::string& card = cards[pe];
@@ -283,12 +280,7 @@ void Engine::close() {
   rings_.reset(0);
   ring_memory_.reset();
   ring_pes_ = 0;
-  open_batch_ = nullptr;
-  open_lists_.reset();
-  lists_ = false;
-  batch_open_ = false;
-  run_pe_ = -1;
-  for (size_t i = 0; batches_ && i < kBatches; ++i) batches_[i].in_flight = false;
+  held_.close();
   for (size_t i = 0; runs_ && i < kRunsInFlight; ++i) runs_[i].in_flight = false;
   for (size_t i = 0; gather_answers_ && i < kGatherAnswers; ++i) gather_answers_[i].in_flight = false;
   gathers_waiting_.clear();
@@ -322,13 +314,7 @@ LocalMemory::Buffer Engine::stage(const char* call, const void* p, size_t bytes,
 
 void Engine::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                     bool coalesce) {
-  if (coalesce && coalesce_ && bytes <= kCoalescedPutMax) {
-    // Not absorbed: the open batch or list of `pe`, if any, has gone; others may stay open.
-    if (absorb(call, pe, segment, offset, source, bytes)) return;
-    if (lists_ && lists_out_[pe].load(std::memory_order_acquire) != 0) wait_lists(call, pe);
-  } else {
-    flush_for(call, pe);
-  }
+  if (held_.hold(call, pe, segment, offset, source, bytes, coalesce)) return;
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, nullptr);
   });
@@ -336,11 +322,11 @@ void Engine::put(const char* call, int pe, int segment, uint64_t offset, const v
 
 void Engine::put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                 size_t bytes, const uint64_t* data) {
-  flush_for(call, pe);
+  held_.flush_for(call, pe);
   if (bytes > inject_size_ && bytes <= kBatchBytes) {
     // Too large to inject: a copy in a free batch goes instead, freed by its completion, so
     // the PE need not wait for the write to leave.
-    if (Batch* staged = take_batch()) {
+    if (Batch* staged = held_.take_batch()) {
       memcpy(staged->data, source, bytes);
       return write_message(call, pe, segment, offset, staged->data, bytes, staged, data, Completion::Local);
     }
@@ -438,7 +424,7 @@ void Engine::read_message(const char* call, int pe, int segment, uint64_t offset
 }
 
 void Engine::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
-  flush_for(call, pe);
+  held_.flush_for(call, pe);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
     read_message(call, pe, segment, offset + done, static_cast<char*>(dest) + done, chunk, &counted_read_);
   });

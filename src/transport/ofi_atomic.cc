@@ -48,7 +48,7 @@ void Engine::atomic(const char* call, int pe, int segment, uint64_t offset, Atom
   // provider's or a request message can pass them.
   const bool native = native_[static_cast<int>(type)];
   if (native || !writes_requests_to(pe)) settle_fence(call);
-  if (native) flush_for(call, pe);
+  if (native) held_.flush_for(call, pe);
   post_atomic(call, pe, segment, offset, op, type, operand, compare, result);
 }
 
@@ -121,7 +121,7 @@ void Engine::atomic_array(const char* call, int pe, int segment, uint64_t offset
     for (size_t i = 0; i < count; ++i) atomic(call, pe, segment, offset + i * size, op, type, bytes + i * size, nullptr, nullptr);
     return;
   }
-  flush_for(call, pe);
+  held_.flush_for(call, pe);
   if (order_ == Order::All) ledger_.note_write(pe, false);
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t key = remote_key(pe, segment);

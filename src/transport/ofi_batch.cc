@@ -1,11 +1,12 @@
-// Coalesced puts (Engine::put with `coalesce`).  Small nbi puts that continue one another
-// (each starts where the previous ended, same PE and segment) are copied into a batch and
-// written as one message: with tcp a message costs a system call or more whatever its size,
-// so a run of 8-byte puts moves at the speed of its messages, not of the link.  Where the
-// provider talks through sockets, puts to a PE that do not continue one another are copied
-// into a list instead, a request of up to kRunBytes of records (offset, length, bytes) that
-// the target's progress copies into place and answers; a list is open per PE, for up to
-// PutLists::kOpen PEs at once, so puts spread over several PEs travel in lists too.
+// Coalesced puts (HeldPuts in held_puts.h; Engine::put with `coalesce`).  Small nbi puts
+// that continue one another (each starts where the previous ended, same PE and segment) are
+// copied into a batch and written as one message: with tcp a message costs a system call or
+// more whatever its size, so a run of 8-byte puts moves at the speed of its messages, not
+// of the link.  Where the provider talks through sockets, puts to a PE that do not continue
+// one another are copied into a list instead, a request of up to kRunBytes of records
+// (offset, length, bytes) that the target's progress copies into place and answers; a list
+// is open per PE, for up to PutLists::kOpen PEs at once, so puts spread over several PEs
+// travel in lists too.
 //
 // Hybrid issue: a put goes alone (eager) unless it continues the previous one or follows
 // one to the same PE in the same epoch (since the last quiet), so an isolated put still
@@ -30,8 +31,39 @@
 
 namespace tandem::ofi {
 
-bool Engine::absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
-  std::lock_guard<std::mutex> lock(batch_mutex_);
+void HeldPuts::open(bool coalesce) {
+  coalesce_ = coalesce;
+  if (!batches_) batches_.reset(new Batch[kBatches]);  // coalesced puts, staged writes
+}
+
+void HeldPuts::connect(size_t pes, bool lists) {
+  lists_on_ = coalesce_ && lists;
+  lists_out_.reset(new std::atomic<uint32_t>[pes]());
+  put_epoch_.reset(new uint64_t[pes]());
+}
+
+void HeldPuts::close() {
+  open_batch_ = nullptr;
+  open_lists_.reset();
+  lists_on_ = false;
+  open_ = false;
+  run_pe_ = -1;
+  for (size_t i = 0; batches_ && i < kBatches; ++i) batches_[i].in_flight = false;
+}
+
+bool HeldPuts::hold(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+                    bool coalesce) {
+  if (!coalesce || !coalesce_ || bytes > kPutMax) {
+    flush_for(call, pe);
+    return false;
+  }
+  if (absorb(call, pe, segment, offset, source, bytes)) return true;
+  if (lists_out(pe)) wait_lists(call, pe);
+  return false;
+}
+
+bool HeldPuts::absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
   const uint64_t epoch = quiets_.load(std::memory_order_relaxed) + 1;
   const bool continues = pe == run_pe_ && segment == run_segment_ && offset == run_end_;
   const bool follows = put_epoch_[pe] == epoch && !continues;  // pe had a put in this epoch
@@ -56,8 +88,8 @@ bool Engine::absorb(const char* call, int pe, int segment, uint64_t offset, cons
     close_list(call, list);  // full, or for another segment
   }
   if (open && open->pe == pe) write_batch(call);  // pe's earlier puts go first
-  const bool lists_out = lists_ && lists_out_[pe].load(std::memory_order_acquire) != 0;
-  const bool listable = lists_ && offset < kListOffsets && bytes <= kListPutMax;
+  const bool lists_out = lists_on_ && lists_out_[pe].load(std::memory_order_acquire) != 0;
+  const bool listable = lists_on_ && offset < kListOffsets && bytes <= kListPutMax;
   if (listable && ((follows && bytes <= PutLists::kOpenMax) || lists_out)) {
     PutLists::add(open_list(call, pe, segment), offset, source, bytes);
     coalesced_.fetch_add(1, std::memory_order_relaxed);
@@ -78,30 +110,30 @@ bool Engine::absorb(const char* call, int pe, int segment, uint64_t offset, cons
   return true;
 }
 
-Batch* Engine::free_batch() {
+Batch* HeldPuts::free_batch() {
   for (int attempt = 0; attempt < 2; ++attempt) {
-    if (attempt) progress();  // completions free batches
+    if (attempt) engine_.progress();  // completions free batches
     for (size_t i = 0; i < kBatches; ++i)
       if (!batches_[i].in_flight.load(std::memory_order_acquire)) return &batches_[i];
   }
   return nullptr;
 }
 
-PutLists::List* Engine::open_list(const char* call, int pe, int segment) {
+PutLists::List* HeldPuts::open_list(const char* call, int pe, int segment) {
   PutLists::List* list = open_lists_.slot();
   if (list->out) close_list(call, list);  // the oldest
-  settle_fence(call);  // a message may pass writes
-  Outgoing* out = take_run(call);
+  engine_.settle_fence(call);  // a message may pass writes
+  Outgoing* out = engine_.take_run(call);
   out->head = Message{};
   out->head.kind = Message::List;
   out->head.segment = static_cast<uint8_t>(segment);
-  out->head.origin = my_pe_;
+  out->head.origin = engine_.my_pe_;
   open_lists_.start(list, out, pe);
   note_open();
   return list;
 }
 
-bool Engine::list_to_batch(PutLists::List* list, uint64_t offset, const void* source, size_t bytes) {
+bool HeldPuts::list_to_batch(PutLists::List* list, uint64_t offset, const void* source, size_t bytes) {
   // A list of one run that this put continues, with no batch open and no list out to its PE,
   // turns into a batch: a long run then goes as one write of up to kBatchBytes.
   if (open_batch_ || !PutLists::single(*list) || lists_out_[list->pe].load(std::memory_order_acquire) != 0)
@@ -124,35 +156,29 @@ bool Engine::list_to_batch(PutLists::List* list, uint64_t offset, const void* so
   return true;
 }
 
-void Engine::close_list(const char* call, PutLists::List* list) {
+void HeldPuts::close_list(const char* call, PutLists::List* list) {
   const uint64_t record = PutLists::first_record(*list);
-  if (PutLists::single(*list) && list_bytes(record) <= inject_size_ &&
+  if (PutLists::single(*list) && list_bytes(record) <= engine_.inject_size() &&
       lists_out_[list->pe].load(std::memory_order_acquire) == 0) {
     // One put, and no list before it: it goes as a write after all.
-    write_message(call, list->pe, list->out->head.segment, list_offset(record), PutLists::first_bytes(*list),
+    engine_.write_message(call, list->pe, list->out->head.segment, list_offset(record), PutLists::first_bytes(*list),
                   list_bytes(record), nullptr);
     list->out->in_flight.store(false, std::memory_order_release);
   } else {
-    send_list(call, list);
+    list->out->head.compare = list->used;
+    lists_out_[list->pe].fetch_add(1, std::memory_order_acq_rel);  // before its answer can come
+    engine_.send_run(call, list->pe, list->out, list->used, true);
   }
   open_lists_.drop(list);
   note_open();  // only now: a flush() that sees nothing open must find this one sent
 }
 
-void Engine::send_list(const char* call, PutLists::List* list) {
-  list->out->head.compare = list->used;
-  lists_out_[list->pe].fetch_add(1, std::memory_order_acq_rel);  // before its answer can come
-  count_request(call);
-  list->out->head.cookie = message_cookie(list->pe, claim_slot(call, nullptr, list->pe));
-  send_outgoing(call, "a list of puts to", list->pe, list->out, list->used);
+void HeldPuts::wait_lists(const char* call, int pe) {
+  engine_.progress_until(call, [&] { return lists_out_[pe].load(std::memory_order_acquire) == 0; }, pe);
 }
 
-void Engine::wait_lists(const char* call, int pe) {
-  progress_until(call, [&] { return lists_out_[pe].load(std::memory_order_acquire) == 0; }, pe);
-}
-
-Batch* Engine::take_batch() {
-  std::lock_guard<std::mutex> lock(batch_mutex_);
+Batch* HeldPuts::take_batch() {
+  std::lock_guard<std::mutex> lock(mutex_);
   for (size_t i = 0; i < kBatches; ++i) {
     Batch* b = &batches_[i];
     if (b != open_batch_ && !b->in_flight.load(std::memory_order_acquire)) {
@@ -163,31 +189,33 @@ Batch* Engine::take_batch() {
   return nullptr;
 }
 
-void Engine::write_batch(const char* call) {
+void HeldPuts::write_batch(const char* call) {
   Batch* b = open_batch_;
   open_batch_ = nullptr;
-  const bool injected = b->bytes <= inject_size_;  // the provider copies it: the batch stays free
+  const bool injected = b->bytes <= engine_.inject_size();  // the provider copies it: the batch stays free
   if (!injected) b->in_flight.store(true, std::memory_order_release);
-  write_message(call, b->pe, b->segment, b->offset, b->data, b->bytes, injected ? nullptr : b);
+  engine_.write_message(call, b->pe, b->segment, b->offset, b->data, b->bytes, injected ? nullptr : b);
   // Only now: a flush() that sees nothing open must find this one's write counted.
   note_open();
 }
 
-void Engine::write_open(const char* call) {
+void HeldPuts::write_open(const char* call) {
   if (open_batch_) write_batch(call);
   open_lists_.for_each_open([&](PutLists::List* list) { close_list(call, list); });
 }
 
-void Engine::flush_batch(const char* call) {
-  std::lock_guard<std::mutex> lock(batch_mutex_);
+void HeldPuts::flush_all(const char* call) {
+  std::lock_guard<std::mutex> lock(mutex_);
   write_open(call);
 }
 
-void Engine::flush_if_idle() {
-  if (!batch_open_.load(std::memory_order_acquire)) return;
+void HeldPuts::flush_if_idle() {
+  if (!holding()) return;
   const uint64_t now = coalesced_.load(std::memory_order_relaxed);
-  if (now == coalesced_at_last_look_) flush_batch("the progress thread");
+  if (now == coalesced_at_last_look_) flush_all("the progress thread");
   coalesced_at_last_look_ = now;
 }
+
+Batch* HeldPuts::batch_of(void* context) { return entry_of(batches_.get(), kBatches, context); }
 
 }  // namespace tandem::ofi

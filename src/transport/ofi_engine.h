@@ -86,22 +86,14 @@ class Engine {
   void put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value) {
     put_unconfirmed(call, pe, segment, offset, &value, sizeof value);
   }
-  void flush(const char* call) {
-    if (batch_open_.load(std::memory_order_acquire)) flush_batch(call);
-  }
-  // flush(), then, for an operation that must not pass this PE's lists of puts to `pe`
-  // (a write, a read, an atomic of the provider's), a wait until they are applied.
-  void flush_for(const char* call, int pe) {
-    flush(call);
-    if (lists_ && lists_out_[pe].load(std::memory_order_acquire) != 0) wait_lists(call, pe);
-  }
+  void flush(const char* call) { held_.flush(call); }
   void poll(const char* call) {
     flush(call);
     progress();
     if (timeout_.timing()) watch_outstanding(call);
   }
-  void flush_if_idle();
-  uint64_t coalesced_puts() const { return coalesced_.load(std::memory_order_relaxed); }
+  void flush_if_idle() { held_.flush_if_idle(); }
+  uint64_t coalesced_puts() const { return held_.coalesced(); }
   uint64_t traffic_wakes() const { return sleep_.traffic_wakes(); }
   uint64_t doorbell_rings() const { return sleep_.doorbell_rings(); }
   size_t watched_connections() const { return sleep_.watched(); }
@@ -137,7 +129,7 @@ class Engine {
   void wait_writes(const char* call);
   bool in_flight();
   bool maybe_in_flight() const {
-    return batch_open_.load() || signals_pending_.load() > 0 ||
+    return held_.holding() || signals_pending_.load() > 0 ||
            writes_done_.load(std::memory_order_acquire) < writes_issued_.load() ||
            reads_done_.load(std::memory_order_acquire) < reads_issued_.load() ||
            software_answered_.load(std::memory_order_acquire) < software_sent_.load(std::memory_order_acquire);
@@ -229,14 +221,15 @@ class Engine {
   // (driving progress until one is); send_run() sends its head and `payload` bytes after it
   // to `pe` as a request to answer.
   Outgoing* take_run(const char* call);
-  void send_run(const char* call, int pe, Outgoing* run, size_t payload);
+  void send_run(const char* call, int pe, Outgoing* run, size_t payload, bool list = false);
   // Sends `out`'s head and `payload` bytes after it to `pe`; its completion comes back with
   // `out` as its context.
   void send_outgoing(const char* call, const char* what, int pe, Outgoing* out, size_t payload);
   // Waits while kInbox requests of this PE are unanswered, then counts one more and returns
   // the cookie the request carries: where answers are written (answers_written_), a slot
   // claimed for it (driving progress while none is free), else `reply`'s address or 0.
-  uint64_t reserve_answer(const char* call, Reply* reply = nullptr);
+  // `list_pe`: the request is a list of puts to that PE.
+  uint64_t reserve_answer(const char* call, Reply* reply = nullptr, int list_pe = -1);
   void count_request(const char* call);  // reserve_answer()'s first half
   // and its second, where answers are written; `list_pe`: the slot answers a list to that PE
   uint64_t claim_slot(const char* call, Reply* reply, int list_pe = -1);
@@ -291,8 +284,10 @@ class Engine {
   bool take_gathered(Incoming* slot);
   void wait_software(const char* call);
 
-  // Coalesced puts (ofi_batch.cc; their buffers: held_puts.h).
-  static constexpr size_t kCoalescedPutMax = 2048;  // larger puts always go alone
+  // The puts held to go together (held_puts.h), which send through the calls above and
+  // write_message().
+  friend class HeldPuts;
+  HeldPuts held_{*this};
   // Posts one write (no larger than the provider's largest message); no flush, no
   // coalescing.  With a completion to the CQ for `context` (progress() hands it on and counts
   // it) when given, else injected when small enough; carrying `*data` as remote CQ data when
@@ -359,31 +354,7 @@ class Engine {
   bool notify_by_data_ = true;  // notifications as remote CQ data (else as messages)
   // Sends a notification as a message (ofi_software_atomic.cc).
   void send_notification(const char* call, int pe, uint64_t data);
-  // Takes the put into the open batch or list, or opens one for it; false: it goes alone
-  // (the open batch or list, if any, has gone first).
-  bool absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
-  void flush_batch(const char* call);
-  void write_open(const char* call);  // the open batch and lists; batch_mutex_ held
-  // A batch that is neither open nor in flight, now in flight (a staged write of
-  // put_unconfirmed, freed by its completion); null when every one is taken.
-  Batch* take_batch();
-  void write_batch(const char* call);  // the open batch; batch_mutex_ held
-  // Lists of puts, where the provider talks through sockets and puts are coalesced: a list
-  // is a message, applied when the target reads it, so writes and reads to its PE wait until
-  // every list to it is answered (flush_for), and while one is out, puts to it join lists.
-  bool lists_ = false;
-  PutLists open_lists_;
-  std::unique_ptr<std::atomic<uint32_t>[]> lists_out_;  // per PE: lists sent, not answered
-  std::unique_ptr<uint64_t[]> put_epoch_;  // per PE: 1 + quiets_ at its last put absorbed
   int list_target_[kInbox] = {};  // per answer slot: the PE of the list it answers, or -1
-  PutLists::List* open_list(const char* call, int pe, int segment);
-  // Sends it, or writes its one put where no list to its PE is out; its slot is free after.
-  void close_list(const char* call, PutLists::List* list);
-  void send_list(const char* call, PutLists::List* list);
-  bool list_to_batch(PutLists::List* list, uint64_t offset, const void* source, size_t bytes);
-  Batch* free_batch();  // one neither open nor in flight, driving progress once if none is
-  void note_open() { batch_open_.store(open_batch_ || open_lists_.open() > 0, std::memory_order_release); }
-  void wait_lists(const char* call, int pe);
   // put_signal_nbi's data writes and get_notify_nbi's reads (ofi_signal.cc).  progress(): a
   // piece of a signal's data landed, or a read completed (true), or `context` is a receive
   // buffer; post_ready_signals() posts the signals and notifications whose data has landed
@@ -402,17 +373,6 @@ class Engine {
   std::atomic<uint64_t> signals_pending_{0};
   std::mutex signals_mutex_;
   std::vector<PendingSignal*> signals_ready_;
-  bool coalesce_ = false;
-  std::unique_ptr<Batch[]> batches_;
-  Batch* open_batch_ = nullptr;
-  std::atomic<bool> batch_open_{false};
-  std::mutex batch_mutex_;  // taken before mutex_, never after
-  int run_pe_ = -1;         // the last put that could be coalesced ends at (pe, segment, end)
-  int run_segment_ = -1;
-  uint64_t run_end_ = 0;
-  std::atomic<uint64_t> quiets_{0};  // quiet() calls: a put_epoch_ is one of them
-  std::atomic<uint64_t> coalesced_{0};
-  uint64_t coalesced_at_last_look_ = 0;  // flush_if_idle()'s
   std::string provider_;
   fi_info* info_ = nullptr;
   fid_fabric* fabric_ = nullptr;

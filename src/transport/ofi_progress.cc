@@ -116,9 +116,9 @@ void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const Serv
       count_write();
       count_atomic();
       slot->busy.store(false, std::memory_order_release);  // counted first, then free
-    } else if (Batch* batch = entry_of(batches_.get(), kBatches, context)) {
+    } else if (Batch* batch = held_.batch_of(context)) {
       count_write();
-      batch->in_flight.store(false, std::memory_order_release);
+      batch->in_flight.store(false, std::memory_order_release);  // counted first, then free
     } else if (!context && !(entries[i].flags & FI_REMOTE_CQ_DATA)) {
       // An operation posted without FI_COMPLETION that the provider reports all the same
       // (net does for writes): nothing of Tandem's waits for it.
@@ -162,7 +162,7 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
   // it for a look: the sleep then lasts at most kOpenBatchLookUs.
   constexpr int kOpenBatchLookUs = 1000;
   flush_if_idle();
-  if (batch_open_.load(std::memory_order_acquire) && timeout_us > kOpenBatchLookUs) timeout_us = kOpenBatchLookUs;
+  if (held_.holding() && timeout_us > kOpenBatchLookUs) timeout_us = kOpenBatchLookUs;
   // The PE inside the provider (posting a stream of operations, say) drives as a wait does:
   // the pause goes on doubling.
   if (!read_cq_unless_busy()) {
@@ -264,7 +264,7 @@ void Engine::confirm_writes(const char* call) {
 
 void Engine::quiet(const char* call) {
   fence_pending_.store(false, std::memory_order_relaxed);  // what follows completes everything
-  quiets_.fetch_add(1, std::memory_order_relaxed);         // the next put starts a run
+  held_.quieted();
   if (!maybe_in_flight() && !ledger_.any_open()) {
     // Nothing of this PE's to complete or confirm (its puts went to node peers, say): no
     // turn of progress, which with tcp is a system call, but the look now and then that

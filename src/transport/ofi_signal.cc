@@ -102,7 +102,7 @@ struct Engine::PendingSignal {
 void Engine::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                size_t bytes, int signal_segment, uint64_t signal_offset, uint64_t value, bool add) {
   if (signal_rides_write(signal_segment, signal_offset, value)) {
-    flush_for(call, pe);
+    held_.flush_for(call, pe);
     const char* from = static_cast<const char*>(source);
     const size_t last = bytes == 0 ? 0 : (bytes - 1) % max_message_ + 1;  // the pieces before it land first
     if (bytes > last) put(call, pe, segment, offset, from, bytes - last);
@@ -129,7 +129,7 @@ void Engine::post_signal(const char* call, int pe, int segment, uint64_t offset,
 
 void Engine::write_then(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                            const PendingSignal& then) {
-  flush_for(call, pe);
+  held_.flush_for(call, pe);
   auto* pending = new PendingSignal(then);
   pending->pieces = pieces(bytes);
   signals_pending_.fetch_add(1);
@@ -179,7 +179,7 @@ void Engine::put_notify(const char* call, int pe, int segment, uint64_t offset, 
     }
     return write_then(call, pe, segment, offset, source, bytes, PendingSignal{pe, 0, 0, data, false, 0, true});
   }
-  flush_for(call, pe);
+  held_.flush_for(call, pe);
   const char* from = static_cast<const char*>(source);
   if (bytes > max_message_) {
     // The pieces before the last land first: ordered providers keep writes in order,
@@ -197,7 +197,7 @@ void Engine::put_notify(const char* call, int pe, int segment, uint64_t offset, 
 void Engine::get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
                                uint64_t data) {
   if (bytes == 0) return notify(call, pe, data);
-  flush_for(call, pe);
+  held_.flush_for(call, pe);
   auto* pending = new PendingSignal{pe, 0, 0, data, false, pieces(bytes), true, true};
   signals_pending_.fetch_add(1);
   for_each_piece(bytes, [&](size_t done, size_t chunk) {
@@ -207,7 +207,7 @@ void Engine::get_notify_nbi(const char* call, int pe, int segment, uint64_t offs
 
 void Engine::notify(const char* call, int pe, uint64_t data) {
   if (!notify_by_data_) settle_fence(call);  // a message may pass writes
-  flush_for(call, pe);
+  held_.flush_for(call, pe);
   post_notification(call, pe, data);
 }
 

@@ -103,10 +103,10 @@ void Engine::software_atomic(const char* call, int pe, int segment, uint64_t off
   memcpy(result, &reply.value, atomic_type_size(type));
 }
 
-uint64_t Engine::reserve_answer(const char* call, Reply* reply) {
+uint64_t Engine::reserve_answer(const char* call, Reply* reply, int list_pe) {
   count_request(call);
   if (!answers_written_) return reinterpret_cast<uint64_t>(reply);
-  return claim_slot(call, reply);
+  return claim_slot(call, reply, list_pe);
 }
 
 void Engine::count_request(const char* call) {
@@ -192,7 +192,7 @@ void Engine::collect_answers() {
   size_t n = answer_slots_.collect(own_.answers, [&](size_t slot, void* to, uint64_t value) {
     if (ring_target_[slot] >= 0)
       silent += rings_.consumed(std::exchange(ring_target_[slot], -1), ring_number_[slot] + 1);
-    if (list_target_[slot] >= 0) lists_out_[std::exchange(list_target_[slot], -1)].fetch_sub(1, std::memory_order_release);
+    if (list_target_[slot] >= 0) held_.list_answered(std::exchange(list_target_[slot], -1));
     if (!to) return;
     Reply* reply = static_cast<Reply*>(to);
     reply->value = value;
@@ -244,9 +244,9 @@ Outgoing* Engine::take_run(const char* call) {
   return run;
 }
 
-void Engine::send_run(const char* call, int pe, Outgoing* run, size_t payload) {
-  run->head.cookie = message_cookie(pe, reserve_answer(call));
-  send_outgoing(call, "a request to", pe, run, payload);
+void Engine::send_run(const char* call, int pe, Outgoing* run, size_t payload, bool list) {
+  run->head.cookie = message_cookie(pe, reserve_answer(call, nullptr, list ? pe : -1));
+  send_outgoing(call, list ? "a list of puts to" : "a request to", pe, run, payload);
 }
 
 void Engine::send_outgoing(const char* call, const char* what, int pe, Outgoing* out, size_t payload) {
