@@ -112,8 +112,7 @@ void Scheduler::submit(const char* call, const Op& op) {
     network_->put(call, t.pe, t.segment, t.offset, op.local, op.bytes);
     if (op.bytes > network_->inject_size()) network_->wait_writes(call);  // source reusable
   } else {
-    network_->get(call, t.pe, t.segment, t.offset, op.local, op.bytes);
-    network_->wait_reads(call);
+    network_->get_now(call, t.pe, t.segment, t.offset, op.local, op.bytes);
   }
 }
 

@@ -430,4 +430,17 @@ void Engine::get(const char* call, int pe, int segment, uint64_t offset, void* d
   });
 }
 
+void Engine::get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
+  if ((bytes == 4 || bytes == 8) && offset % bytes == 0 && rings_with(pe)) {
+    // A request keeps its place among this PE's requests to `pe` (lists of puts included)
+    // and behind its writes (the ring is written through the same connection); the first to
+    // `pe` goes as a message, which opens the ring.
+    flush(call);
+    const AtomicType word = bytes == 8 ? AtomicType::UInt64 : AtomicType::UInt32;
+    return software_atomic(call, pe, segment, offset, AtomicOp::Read, word, nullptr, nullptr, dest);
+  }
+  get(call, pe, segment, offset, dest, bytes);
+  wait_reads(call);
+}
+
 }  // namespace tandem::ofi

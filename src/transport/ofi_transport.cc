@@ -30,6 +30,7 @@ size_t Transport::watched_connections() const { return engine_->watched_connecti
 uint64_t Transport::requests_served() const { return engine_->requests_served(); }
 uint64_t Transport::requests_from_rings() const { return engine_->requests_from_rings(); }
 void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) { engine_->get(call, pe, segment, offset, dest, bytes); }
+void Transport::get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) { engine_->get_now(call, pe, segment, offset, dest, bytes); }
 void Transport::put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes, uint64_t data) { engine_->put_notify(call, pe, segment, offset, source, bytes, data); }
 void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes, uint64_t data) { engine_->get_notify_nbi(call, pe, segment, offset, dest, bytes, data); }
 void Transport::notify(const char* call, int pe, uint64_t data) { engine_->notify(call, pe, data); }

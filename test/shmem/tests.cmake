@@ -305,6 +305,14 @@ add_test(stats_request_rings_np2_nodes2 bash "${TANDEM_SHMEM_SRC}/expect_output.
          -- "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/atomics")
 set_tests_properties(stats_request_rings_np2_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90
                      ENVIRONMENT "TANDEM_STATS=1")
+# Blocking gets of one word read what their owner wrote, in every placement; across nodes
+# they are requests written into the target's ring (5200 of each PE's to each other PE).
+tandem_shmem_test(word_gets NP 2 4)
+add_test(stats_word_gets_np3_nodes3 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
+         "Tandem stats: PE 2: [1-9][0-9]{3,} software atomic requests served, [1-9][0-9]{3,} of them written into its rings"
+         -- "${OSHRUN}" --nodes 3 -n 3 "${TANDEM_SHMEM_BIN}/word_gets")
+set_tests_properties(stats_word_gets_np3_nodes3 PROPERTIES LABELS "api;internode" TIMEOUT 120
+                     ENVIRONMENT "TANDEM_STATS=1")
 
 # A target that computes for 2 s without calling the library: with a progress thread (the
 # default), PE 0's operations on it complete during that time (the program
