@@ -431,16 +431,20 @@ void Engine::get(const char* call, int pe, int segment, uint64_t offset, void* d
 }
 
 void Engine::get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
-  if ((bytes == 4 || bytes == 8) && offset % bytes == 0 && rings_with(pe)) {
-    // A request keeps its place among this PE's requests to `pe` (lists of puts included)
-    // and behind its writes (the ring is written through the same connection); the first to
-    // `pe` goes as a message, which opens the ring.
+  const bool word = (bytes == 4 || bytes == 8) && offset % bytes == 0;
+  const AtomicType type = bytes == 8 ? AtomicType::UInt64 : AtomicType::UInt32;
+  if (word && writes_requests_to(pe)) {
+    // A ring entry is a write: behind this PE's writes to `pe`; and it keeps its place among
+    // this PE's requests there (lists of puts included).
     flush(call);
-    const AtomicType word = bytes == 8 ? AtomicType::UInt64 : AtomicType::UInt32;
-    return software_atomic(call, pe, segment, offset, AtomicOp::Read, word, nullptr, nullptr, dest);
+    return software_atomic(call, pe, segment, offset, AtomicOp::Read, type, nullptr, nullptr, dest);
   }
   get(call, pe, segment, offset, dest, bytes);
   wait_reads(call);
+  // The ring at `pe` is not open yet: a request that fetches nothing opens it, as a message
+  // (which could pass writes, so not the get itself), for the gets after this one.
+  if (word && rings_with(pe))
+    software_atomic(call, pe, segment, offset, AtomicOp::Read, type, nullptr, nullptr, nullptr);
 }
 
 }  // namespace tandem::ofi

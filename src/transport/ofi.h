@@ -136,8 +136,8 @@ class Transport {
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   // A blocking get: `dest` holds the data when it returns.  A word (4 or 8 bytes at an
   // offset that is a multiple of its size) goes as a request written into the target's ring
-  // where requests go that way (request_rings.h; the first to a PE as a message), answered
-  // into this PE's answer slots as a fetching atomic is: with tcp a read's completion costs the initiator a signal of the
+  // where requests go that way (request_rings.h; the first word get to a PE is a read, and
+  // opens the ring behind it), answered into this PE's answer slots as a fetching atomic is: with tcp a read's completion costs the initiator a signal of the
   // provider's wait set, a written answer nothing.  Anything else: get(), then wait_reads().
   void get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   // Notified access (ofi_signal.cc): `data` (a notification) travels as a write's remote CQ
