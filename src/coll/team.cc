@@ -153,6 +153,7 @@ namespace {
 template <typename PeOf>
 void disseminate(const char* call, Team& team, int n, int me, uint64_t epoch, PeOf pe_of) {
   Slot& slot = team_slots[team.slot];
+  bool network = false;
   for (int k = 0, distance = 1; distance < n; ++k, distance <<= 1) {
     const int partner = pe_of((me + distance) % n);
     const Target remote = locate(call, "barrier counter", &slot.counters[k], sizeof(uint64_t), partner);
@@ -160,11 +161,18 @@ void disseminate(const char* call, Team& team, int n, int me, uint64_t epoch, Pe
     // peer's is bumped with a CPU atomic even where atomics go through the network, and
     // another node's is set to the count with a write where the network keeps writes in
     // order (a network atomic would cost an answer on the way of every round).
+    network |= !remote.mapped;
     if (remote.mapped) __atomic_fetch_add(reinterpret_cast<uint64_t*>(remote.mapped), 1, __ATOMIC_RELEASE);
     else if (!scheduler().set_word_in_order(call, remote, epoch))
       scheduler().atomic<uint64_t>(call, remote, shm::AmoOp::Add, 1, 0, false);
     wait_at_least(call, &slot.counters[k], epoch);
   }
+  // A wait that held at once looks at the network only now and then (drive_progress_in_spin),
+  // and a provider that sends only when driven (sockets) would keep this PE's last arrival
+  // until the next look: its progress thread takes it within a pause, but a PE stopped right
+  // after the barrier (SIGSTOP, a debugger) would leave its peers waiting there for good,
+  // with nothing outstanding for the network timeout to see.
+  if (network) drive_progress();
 }
 
 }  // namespace
@@ -269,6 +277,7 @@ void Group::sync() {
     const Target self = locate(call_, "pSync", mine, sizeof(long), rt().my_pe);
     scheduler().atomic<long>(call_, self, shm::AmoOp::Add, -1, 0, true);
   }
+  if (rt().spans_nodes) drive_progress();  // this PE's last arrival leaves (disseminate())
 }
 
 bool Group::on_one_node() const {
