@@ -333,7 +333,7 @@ void runtime_finalize(const char* call) {
       fprintf(stderr, "Tandem stats: PE %d: peers rang its doorbell %llu times\n", r.my_pe,
               static_cast<unsigned long long>(network_transport().doorbell_rings()));
     if (r.spans_nodes)
-      fprintf(stderr, "Tandem stats: PE %d: %llu software atomic requests served, %llu of them written into its rings\n",
+      fprintf(stderr, "Tandem stats: PE %d: %llu software requests served (atomics and gets), %llu of them written into its rings\n",
               r.my_pe, static_cast<unsigned long long>(network_transport().requests_served()),
               static_cast<unsigned long long>(network_transport().requests_from_rings()));
   }

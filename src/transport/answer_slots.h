@@ -14,6 +14,11 @@
 // kernel sockets do (they copy the stream into memory); and the engine reads the slots under
 // the lock its calls into the provider take, so no copy is under way meanwhile.
 //
+// The first kCells slots have a cell each besides, for the answer of a read of up to
+// kCellBytes (a blocking get): the target writes the bytes and then the tag, in one write,
+// at the cell's start, the tag at the first multiple of 8 after the bytes.  That place may
+// hold bytes of an earlier, longer answer, so a claim of the cell zeroes it first.
+//
 // Not thread-safe: the engine calls everything under its lock.
 #pragma once
 
@@ -25,6 +30,12 @@ namespace tandem::ofi {
 class AnswerSlots {
  public:
   static constexpr size_t kSlots = 64;
+  static constexpr size_t kCells = 4;
+  static constexpr size_t kCellBytes = 256;
+  static constexpr size_t kCellStride = kCellBytes + sizeof(uint64_t);
+  // Where a cell's tag goes after `bytes` of answer, and how many bytes the write carries.
+  static size_t tag_place(size_t bytes) { return (bytes + 7) & ~size_t{7}; }
+  static size_t cell_write_bytes(size_t bytes) { return tag_place(bytes) + sizeof(uint64_t); }
 
   // An answer as the target writes it into the initiator's slot, in one write.
   struct Written {
@@ -34,13 +45,21 @@ class AnswerSlots {
 
   // Claims a free slot for a request whose answer goes to `reply` (null: the answer is only
   // counted), setting `*cookie`, what the request carries; false when every slot is taken.
+  // The slots with cells go last.
   bool claim(void* reply, uint64_t* cookie) {
     if (busy_ == ~uint64_t{0}) return false;
-    const size_t i = static_cast<size_t>(__builtin_ctzll(~busy_));
-    busy_ |= uint64_t{1} << i;
-    generation_[i] = static_cast<uint8_t>(generation_[i] % 255 + 1);
-    reply_[i] = reply;
-    *cookie = kNamesSlot | uint64_t{generation_[i]} << 8 | i;
+    const uint64_t free = ~busy_ & ~kCellMask ? ~busy_ & ~kCellMask : ~busy_;
+    take(static_cast<size_t>(__builtin_ctzll(free)), reply, 0, cookie);
+    return true;
+  }
+  // Claims a free slot with a cell for the answer of a read of `bytes` (at most kCellBytes)
+  // into `cells` (kCells cells of kCellStride); false when every such slot is taken.
+  bool claim_cell(void* reply, size_t bytes, char* cells, uint64_t* cookie) {
+    const uint64_t free = ~busy_ & kCellMask;
+    if (!free) return false;
+    const size_t i = static_cast<size_t>(__builtin_ctzll(free));
+    __atomic_store_n(reinterpret_cast<uint64_t*>(cells + i * kCellStride + tag_place(bytes)), 0, __ATOMIC_RELAXED);
+    take(i, reply, bytes, cookie);
     return true;
   }
 
@@ -54,15 +73,18 @@ class AnswerSlots {
   static size_t slot_of(uint64_t cookie) { return static_cast<size_t>(cookie & 0xff) % kSlots; }
   static uint64_t tag_of(uint64_t cookie) { return tag((cookie >> 8) & 0xff); }
 
-  // For each busy slot whose answer has landed in `answers` (kSlots of them): frees it and
-  // calls done(slot, reply, value).  Returns how many.
+  // For each busy slot whose answer has landed in `answers` (kSlots of them) or its cell in
+  // `cells`: frees it and calls done(slot, reply, value, cell, bytes), `cell` the answer's
+  // bytes (null for a value).  Returns how many.
   template <typename Done>
-  size_t collect(const Written* answers, Done done) {
+  size_t collect(const Written* answers, const char* cells, Done done) {
     size_t n = 0;
     for (uint64_t left = busy_; left; left &= left - 1) {
       const size_t i = static_cast<size_t>(__builtin_ctzll(left));
-      if (__atomic_load_n(&answers[i].tag, __ATOMIC_ACQUIRE) != tag(generation_[i])) continue;
-      done(i, reply_[i], __atomic_load_n(&answers[i].value, __ATOMIC_RELAXED));
+      const char* cell = cell_bytes_[i] ? cells + i * kCellStride : nullptr;
+      const uint64_t* tag_at = cell ? reinterpret_cast<const uint64_t*>(cell + tag_place(cell_bytes_[i])) : &answers[i].tag;
+      if (__atomic_load_n(tag_at, __ATOMIC_ACQUIRE) != tag(generation_[i])) continue;
+      done(i, reply_[i], cell ? 0 : __atomic_load_n(&answers[i].value, __ATOMIC_RELAXED), cell, cell_bytes_[i]);
       busy_ &= ~(uint64_t{1} << i);
       ++n;
     }
@@ -77,8 +99,17 @@ class AnswerSlots {
  private:
   static constexpr uint64_t kNamesSlot = uint64_t{1} << 63;
   static uint64_t tag(uint64_t generation) { return generation * 0x0101010101010101ull; }
+  static constexpr uint64_t kCellMask = (uint64_t{1} << kCells) - 1;
+  void take(size_t i, void* reply, size_t cell_bytes, uint64_t* cookie) {
+    busy_ |= uint64_t{1} << i;
+    generation_[i] = static_cast<uint8_t>(generation_[i] % 255 + 1);
+    reply_[i] = reply;
+    cell_bytes_[i] = static_cast<uint16_t>(cell_bytes);
+    *cookie = kNamesSlot | uint64_t{generation_[i]} << 8 | i;
+  }
   uint64_t busy_ = 0;
   uint8_t generation_[kSlots] = {};
+  uint16_t cell_bytes_[kSlots] = {};  // a read's answer in the slot's cell: its bytes
   void* reply_[kSlots] = {};
 };
 

@@ -432,19 +432,26 @@ void Engine::get(const char* call, int pe, int segment, uint64_t offset, void* d
 
 void Engine::get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
   const bool word = (bytes == 4 || bytes == 8) && offset % bytes == 0;
-  const AtomicType type = bytes == 8 ? AtomicType::UInt64 : AtomicType::UInt32;
-  if (word && writes_requests_to(pe)) {
+  const bool ring = rings_with(pe) && bytes > 0 && bytes <= cell_read_most();
+  if (ring && writes_requests_to(pe)) {
     // A ring entry is a write: behind this PE's writes to `pe`; and it keeps its place among
-    // this PE's requests there (lists of puts included).
-    flush(call);
-    return software_atomic(call, pe, segment, offset, AtomicOp::Read, type, nullptr, nullptr, dest);
+    // this PE's requests there (lists of puts included).  A word comes back as an atomic
+    // fetch's value; other bytes into a cell, while one is free.
+    if (word) {
+      flush(call);
+      const AtomicType type = bytes == 8 ? AtomicType::UInt64 : AtomicType::UInt32;
+      return software_atomic(call, pe, segment, offset, AtomicOp::Read, type, nullptr, nullptr, dest);
+    }
+    if (read_into_cell(call, pe, segment, offset, dest, bytes)) return;
   }
   get(call, pe, segment, offset, dest, bytes);
   wait_reads(call);
-  // The ring at `pe` is not open yet: a request that fetches nothing opens it, as a message
-  // (which could pass writes, so not the get itself), for the gets after this one.
-  if (word && rings_with(pe))
-    software_atomic(call, pe, segment, offset, AtomicOp::Read, type, nullptr, nullptr, nullptr);
+  // The ring at `pe` is not open yet: a request that fetches nothing (a read of the word
+  // around `offset`) opens it, as a message (which could pass writes, so not the get
+  // itself), for the gets after this one.
+  if (ring && !writes_requests_to(pe))
+    software_atomic(call, pe, segment, offset & ~uint64_t{3}, AtomicOp::Read, AtomicType::UInt32, nullptr, nullptr,
+                    nullptr);
 }
 
 }  // namespace tandem::ofi

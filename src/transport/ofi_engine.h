@@ -260,12 +260,28 @@ class Engine {
   // fetching one (`reply` given) claims an answer slot.  False where it must travel as a
   // message instead (rings_with() false, or the first request to `pe`), nothing counted.
   bool write_request(const char* call, int pe, const Message& request, Reply* reply);
+  // A blocking get of `bytes` (1..cell_read_most()) from `pe` as a request written into
+  // its ring, answered into one of this PE's answer cells; false, nothing done, where
+  // requests to `pe` do not go into its ring or every slot with a cell is taken.
+  bool read_into_cell(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
+  // write_request()'s last step: the entry of `request` (`cookie`: its answer slot's, 0 for
+  // none; `read`: a read of `request.compare` bytes into the slot's cell) into the ring.
+  void write_entry(const char* call, int pe, const Message& request, uint64_t cookie, bool read);
   // Writes into `pe`'s memory how many entries of its ring here this PE has consumed.
   void send_ack(int pe);
   // The cookie a request message to `pe` carries (request_rings.h: with_sent()).
   uint64_t message_cookie(int pe, uint64_t cookie);
   // Applies the request of a ring entry, from `origin`, into `served` (under the lock).
   void serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served);
+  // Answers a read served from a ring: its bytes and the tag, written into the initiator's
+  // cell in one injected write.
+  void answer_read(const Served& served);
+  // The most bytes a blocking get reads into a cell: as many as one injected write carries
+  // with the tag, AnswerSlots::kCellBytes at most.
+  size_t cell_read_most() const {
+    if (inject_size_ < sizeof(uint64_t)) return 0;
+    return std::min((inject_size_ - sizeof(uint64_t)) & ~size_t{7}, AnswerSlots::kCellBytes);
+  }
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);
   // Gathers (ofi_strided.cc).  The answers go out from buffers of their own, so
@@ -388,10 +404,12 @@ class Engine {
   size_t size_[kSegments] = {};
   // What peers write into besides the segments: the pad, a line that peers write a byte into
   // where a write must be delivery-complete but has no data (shm never completes an empty
-  // one; see write_message), and the answers to this PE's software atomics.
+  // one; see write_message), the answers to this PE's software atomics, and the cells for
+  // the answers of its reads (AnswerSlots).
   struct alignas(64) Own {
     char pad[64];
     AnswerSlots::Written answers[kInbox];
+    alignas(64) char cells[AnswerSlots::kCells * AnswerSlots::kCellStride];
   };
   Own own_{};
   AnswerSlots answer_slots_;

@@ -91,6 +91,10 @@ void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const Serv
       if (!later) send_ack(s.origin);
       continue;
     }
+    if (s.read) {
+      answer_read(s);
+      continue;
+    }
     Message answer{};
     answer.kind = Message::Answer;
     answer.operand = s.value;

@@ -51,7 +51,7 @@ class RequestRings {
     uint8_t op;        // AtomicOp
     uint8_t type;      // AtomicType
     uint8_t segment;
-    uint8_t unused;
+    uint8_t read;       // 1: a read of `compare` bytes, answered into the slot's cell (no atomic)
     uint16_t cookie;    // the answer slot's cookie, AnswerSlots::compact(); 0: fetches nothing
     uint16_t messages;  // request messages to this target before it (mod 2^16)
     uint64_t tag;       // tag_of(n): last
@@ -71,6 +71,8 @@ class RequestRings {
   struct Served {
     int origin;
     uint16_t cookie;  // AnswerSlots::compact(); 0: fetches nothing
+    uint8_t segment;  // a read's (`read` bytes at `value`, its offset)
+    uint32_t read;
     uint64_t value;   // the old value
   };
   template <size_t messages>

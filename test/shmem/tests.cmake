@@ -301,17 +301,17 @@ unset(T_ENV)
 # On tcp;ofi_rxm (the default) a PE's software atomic requests after its first to a target are
 # written into its ring there, not sent as messages (TANDEM_STATS counts them at the target).
 add_test(stats_request_rings_np2_nodes2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
-         "Tandem stats: PE 1: [1-9][0-9]* software atomic requests served, [1-9][0-9]* of them written into its rings"
+         "Tandem stats: PE 1: [1-9][0-9]* software requests served \\(atomics and gets\\), [1-9][0-9]* of them written into its rings"
          -- "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/atomics")
 set_tests_properties(stats_request_rings_np2_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90
                      ENVIRONMENT "TANDEM_STATS=1")
-# Blocking gets of one word read what their owner wrote, in every placement; across nodes
-# they are requests written into the target's ring (5200 of each PE's to each other PE).
-tandem_shmem_test(word_gets NP 2 4)
-add_test(stats_word_gets_np3_nodes3 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
-         "Tandem stats: PE 2: [1-9][0-9]{3,} software atomic requests served, [1-9][0-9]{3,} of them written into its rings"
-         -- "${OSHRUN}" --nodes 3 -n 3 "${TANDEM_SHMEM_BIN}/word_gets")
-set_tests_properties(stats_word_gets_np3_nodes3 PROPERTIES LABELS "api;internode" TIMEOUT 120
+# Blocking gets of a few bytes read what their owner wrote, in every placement; across nodes
+# they are requests written into the target's ring (over 5400 of each PE's to each other PE).
+tandem_shmem_test(small_gets NP 2 4)
+add_test(stats_small_gets_np3_nodes3 bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
+         "Tandem stats: PE 2: [1-9][0-9]{3,} software requests served \\(atomics and gets\\), [1-9][0-9]{3,} of them written into its rings"
+         -- "${OSHRUN}" --nodes 3 -n 3 "${TANDEM_SHMEM_BIN}/small_gets")
+set_tests_properties(stats_small_gets_np3_nodes3 PROPERTIES LABELS "api;internode" TIMEOUT 120
                      ENVIRONMENT "TANDEM_STATS=1")
 
 # A target that computes for 2 s without calling the library: with a progress thread (the
