@@ -198,6 +198,13 @@ class Engine {
   // with "libfabric: <what> PE <pe> failed" (`what`: "a write to", say).
   template <typename Issue>
   void post(const char* call, const char* what, int pe, Backoff& backoff, Issue issue);
+  // One injected write of `length` bytes from `source` to `offset` in `pe`'s region `segment`
+  // (kRings, kOwn: where requests and answers go), posted as post() posts (`what` names it):
+  // the source is free on return, and no completion follows.  `before` runs under the lock
+  // just before each try (it may fill the source from state the lock guards).
+  template <typename Before = void (*)()>
+  void inject_into(const char* call, const char* what, int pe, int segment, uint64_t offset, const void* source,
+                   size_t length, Before before = [] {});
   // post() for an operation with a completion, whose meaning is `owner` (&counted_write_, a
   // batch, ...): `issue(context)` gets the context to post with (LocalMemory::context()),
   // which also carries what `hold` holds until the completion.
@@ -234,6 +241,9 @@ class Engine {
   void count_request(const char* call);  // reserve_answer()'s first half
   // and its second, where answers are written; `list_pe`: the slot answers a list to that PE
   uint64_t claim_slot(const char* call, Reply* reply, int list_pe = -1);
+  // What a claim of slot `cookie` (claim_slot(), a cell's in read_into_cell()) notes, under
+  // mutex_: no ring entry yet, and the list it answers, if any.
+  void claimed(uint64_t cookie, int list_pe);
   // The answers written into this PE's slots, and the Acks into its ring memory, that have
   // landed (under mutex_): replies filled, requests counted as answered.
   void collect_answers();

@@ -6,6 +6,7 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
 #include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
 
 #include <mutex>
 
@@ -45,6 +46,18 @@ void Engine::post(const char* call, const char* what, int pe, Backoff& backoff, 
     backoff.pause();
   }
   if (rc != 0) fatal(call, "libfabric: %s PE %d failed: %s", what, pe, fi_strerror(static_cast<int>(-rc)));
+}
+
+template <typename Before>
+void Engine::inject_into(const char* call, const char* what, int pe, int segment, uint64_t offset,
+                         const void* source, size_t length, Before before) {
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const uint64_t at = remote_address(pe, segment, offset), key = remote_key(pe, segment);
+  Backoff backoff = Backoff::without_progress();
+  post(call, what, pe, backoff, [&] {
+    before();
+    return fi_inject_write(ep_, source, length, peer, at, key);
+  });
 }
 
 template <typename Issue>

@@ -143,11 +143,15 @@ uint64_t Engine::claim_slot(const char* call, Reply* reply, int list_pe) {
   progress_until(call, [&] {
     std::lock_guard<SpinLock> lock(mutex_);
     if (!answer_slots_.claim(reply, &cookie)) return false;
-    ring_target_[AnswerSlots::slot_of(cookie)] = -1;
-    list_target_[AnswerSlots::slot_of(cookie)] = list_pe;
+    claimed(cookie, list_pe);
     return true;
   });
   return cookie;
+}
+
+void Engine::claimed(uint64_t cookie, int list_pe) {
+  ring_target_[AnswerSlots::slot_of(cookie)] = -1;
+  list_target_[AnswerSlots::slot_of(cookie)] = list_pe;
 }
 
 bool Engine::writes_requests_to(int pe) {
@@ -172,8 +176,7 @@ bool Engine::read_into_cell(const char* call, int pe, int segment, uint64_t offs
   {
     std::lock_guard<SpinLock> lock(mutex_);
     if (!answer_slots_.claim_cell(&reply, bytes, own_.cells, &cookie)) return false;
-    ring_target_[AnswerSlots::slot_of(cookie)] = -1;
-    list_target_[AnswerSlots::slot_of(cookie)] = -1;
+    claimed(cookie, -1);
   }
   // Behind this PE's writes to `pe` and in its place among its requests there, as a word get.
   flush(call);
@@ -208,24 +211,14 @@ void Engine::write_entry(const char* call, int pe, const Message& request, uint6
   entry.type = static_cast<uint8_t>(request.type);
   entry.segment = request.segment;
   entry.read = read;
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t at = remote_address(pe, kRings, RequestRings::entry_offset(my_pe_, n));
-  const uint64_t key = remote_key(pe, kRings);
-  Backoff backoff = Backoff::without_progress();
-  post(call, read ? "a read request to" : "an atomic request to", pe, backoff,
-       [&] { return fi_inject_write(ep_, &entry, sizeof entry, peer, at, key); });
+  inject_into(call, read ? "a read request to" : "an atomic request to", pe, kRings,
+              RequestRings::entry_offset(my_pe_, n), &entry, sizeof entry);
 }
 
 void Engine::send_ack(int pe) {
   RequestRings::Ack ack{};
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t at = remote_address(pe, kRings, RequestRings::ack_offset(ring_pes_, my_pe_));
-  const uint64_t key = remote_key(pe, kRings);
-  Backoff backoff = Backoff::without_progress();
-  post("progress", "an answer to", pe, backoff, [&] {
-    ack = RequestRings::ack_of(rings_.consumed_from(pe));  // under the lock: see consumed_from()
-    return fi_inject_write(ep_, &ack, sizeof ack, peer, at, key);
-  });
+  inject_into("progress", "an answer to", pe, kRings, RequestRings::ack_offset(ring_pes_, my_pe_), &ack, sizeof ack,
+              [&] { ack = RequestRings::ack_of(rings_.consumed_from(pe)); });  // under the lock: see consumed_from()
 }
 
 uint64_t Engine::message_cookie(int pe, uint64_t cookie) {
@@ -439,8 +432,8 @@ bool Engine::deliver(Incoming* slot) {
 
 void Engine::answer_read(const Served& served) {
   // The bytes read, then the tag of the initiator's slot, in one injected write (get_now()
-  // asks for no more than fit one).
-  alignas(8) char out[AnswerSlots::kCellStride];
+  // asks for no more than fit one); the padding between them zeroed.
+  alignas(8) char out[AnswerSlots::kCellStride] = {};
   const size_t length = AnswerSlots::cell_write_bytes(served.read);
   if (served.read > AnswerSlots::kCellBytes || length > inject_size_)
     fatal("progress", "PE %d asked for a read of %u bytes into an answer cell, more than one write of %zu bytes carries",
@@ -448,26 +441,20 @@ void Engine::answer_read(const Served& served) {
   read_bytes(out, base_[served.segment] + served.value, served.read);
   const uint64_t tag = AnswerSlots::tag_of(AnswerSlots::expand(served.cookie));
   memcpy(out + AnswerSlots::tag_place(served.read), &tag, sizeof tag);
-  const int pe = served.origin;
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   const uint64_t cell = offsetof(Own, cells) + AnswerSlots::slot_of(served.cookie) * AnswerSlots::kCellStride;
-  const uint64_t at = remote_address(pe, kOwn, cell), key = remote_key(pe, kOwn);
-  Backoff backoff = Backoff::without_progress();
-  post("progress", "an answer to", pe, backoff, [&] { return fi_inject_write(ep_, out, length, peer, at, key); });
+  inject_into("progress", "an answer to", served.origin, kOwn, cell, out, length);
 }
 
 void Engine::send_answer(const Message& answer, int pe) {
-  Backoff backoff = Backoff::without_progress();
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   if (answer.kind == Message::Answer && AnswerSlots::names_slot(answer.cookie)) {
     const size_t slot = AnswerSlots::slot_of(answer.cookie);
     const AnswerSlots::Written written{answer.operand, AnswerSlots::tag_of(answer.cookie)};
-    const uint64_t at = remote_address(pe, kOwn, offsetof(Own, answers) + slot * sizeof written);
-    const uint64_t key = remote_key(pe, kOwn);
-    post("progress", "an answer to", pe, backoff,
-         [&] { return fi_inject_write(ep_, &written, sizeof written, peer, at, key); });
+    inject_into("progress", "an answer to", pe, kOwn, offsetof(Own, answers) + slot * sizeof written, &written,
+                sizeof written);
     return;
   }
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  Backoff backoff = Backoff::without_progress();
   post("progress", "an answer to", pe, backoff, [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
 }
 
