@@ -147,6 +147,18 @@ run_program() {
   else "$@" -n "$np" "$peer_bin" "${args[@]}"; fi
 }
 peer_bin="$out/$program.peer"
+# A launcher that its time limit ended may leave its PEs running (Open MPI's mpirun, which
+# Sandia OpenSHMEM's oshrun runs, did): they would spin beside every later run.
+# They get 5 seconds to end by themselves.
+end_leftovers() {
+  local bin=$1 i
+  for ((i = 0; i < 10; i++)); do
+    pgrep -f -- "$bin" >/dev/null || return 0
+    sleep 0.5
+  done
+  pkill -KILL -f -- "$bin" 2>/dev/null && echo "peer.sh: killed PEs of $bin that outlived their launcher" >&2
+  return 0
+}
 if [ "$program" != skampi ]; then
   "$peer_cc" -O2 -I"$here" -o "$peer_bin" "$here/$program.c" -lm ||
     { echo "peer.sh: $peer_cc could not build perf/$program.c" >&2; exit 1; }
@@ -185,8 +197,10 @@ for np in $pe_counts; do
     echo "peer.sh: $np PEs, round $r/$rounds" >&2
     run_program tandem "$np" timeout "$limit" "${tandem_launch[@]}" "${nodes[@]}" \
       >"$dir/round$r-tandem.csv" 2>"$dir/round$r-tandem.err" || echo "peer.sh: Tandem's run failed ($dir/round$r-tandem.err)" >&2
+    end_leftovers "$([ "$program" = skampi ] && echo "$out/skampi-tandem/skampi" || echo "$build/perf/$program")"
     run_program peer "$np" timeout "$limit" "${peer_launch_words[@]}" \
       >"$dir/round$r-peer.csv" 2>"$dir/round$r-peer.err" || echo "peer.sh: the peer's run failed ($dir/round$r-peer.err)" >&2
+    end_leftovers "$([ "$program" = skampi ] && echo "$out/skampi-peer/skampi" || echo "$peer_bin")"
   done
   bash "$here/report_ab.sh" "$dir" tandem peer "$program, $np PEs $placement: Tandem (A) and $peer_name (B)"
   # The largest size of each metric, for the summary.
