@@ -130,28 +130,34 @@ if [ "$program" = skampi ]; then
     for inc in "${skampi_incs[@]}"; do echo "@include \"$inc\""; done
   } >"$out/measure.ski"
 fi
+# SIDE's (tandem or peer) build of the program.
+program_of() {
+  if [ "$program" = skampi ]; then echo "$out/skampi-$1/skampi"
+  elif [ "$1" = tandem ]; then echo "$build/perf/$program"
+  else echo "$peer_bin"; fi
+}
 # Runs SIDE's build of the program on NP PEs (launcher words after SIDE NP) and prints its CSV
 # lines: a SKaMPI run's results (in ns: measurement_ns, by count) made into them.
 run_program() {
   local side=$1 np=$2
   shift 2
   if [ "$program" = skampi ]; then
-    (cd "$out" && "$@" -n "$np" "$out/skampi-$side/skampi" -i measure.ski) |
+    (cd "$out" && "$@" -n "$np" "$(program_of "$side")" -i measure.ski) |
       awk '/^# begin result "/ { m = $0; sub(/^# begin result "/, "", m); sub(/".*/, "", m); gsub(/[^A-Za-z0-9_]/, "_", m); next }
            /^# end result/ { m = ""; next }
            m != "" && $1 == "count=" && $4 ~ /^[0-9.]+$/ { printf "%s,%s,%s_ns,%s\n", $2, $6, m, $4; next }
            m != "" && $1 ~ /^[0-9]+$/ && $2 ~ /^[0-9.]+$/ { printf "0,%s,%s_ns,%s\n", $4, m, $2 }'
     return "${PIPESTATUS[0]}"
   fi
-  if [ $side = tandem ]; then "$@" -n "$np" "$build/perf/$program" "${args[@]}"
-  else "$@" -n "$np" "$peer_bin" "${args[@]}"; fi
+  "$@" -n "$np" "$(program_of "$side")" "${args[@]}"
 }
 peer_bin="$out/$program.peer"
-# A launcher that its time limit ended may leave its PEs running (Open MPI's mpirun, which
-# Sandia OpenSHMEM's oshrun runs, did): they would spin beside every later run.
-# They get 5 seconds to end by themselves.
+# A launcher that its time limit ended may leave SIDE's PEs running (Open MPI's mpirun, which
+# Sandia OpenSHMEM's oshrun runs, did): they would spin beside every later run.  They get 5
+# seconds to end by themselves, then are killed.
 end_leftovers() {
-  local bin=$1 i
+  local bin i
+  bin=$(program_of "$1")
   for ((i = 0; i < 10; i++)); do
     pgrep -f -- "$bin" >/dev/null || return 0
     sleep 0.5
@@ -197,10 +203,10 @@ for np in $pe_counts; do
     echo "peer.sh: $np PEs, round $r/$rounds" >&2
     run_program tandem "$np" timeout "$limit" "${tandem_launch[@]}" "${nodes[@]}" \
       >"$dir/round$r-tandem.csv" 2>"$dir/round$r-tandem.err" || echo "peer.sh: Tandem's run failed ($dir/round$r-tandem.err)" >&2
-    end_leftovers "$([ "$program" = skampi ] && echo "$out/skampi-tandem/skampi" || echo "$build/perf/$program")"
+    end_leftovers tandem
     run_program peer "$np" timeout "$limit" "${peer_launch_words[@]}" \
       >"$dir/round$r-peer.csv" 2>"$dir/round$r-peer.err" || echo "peer.sh: the peer's run failed ($dir/round$r-peer.err)" >&2
-    end_leftovers "$([ "$program" = skampi ] && echo "$out/skampi-peer/skampi" || echo "$peer_bin")"
+    end_leftovers peer
   done
   bash "$here/report_ab.sh" "$dir" tandem peer "$program, $np PEs $placement: Tandem (A) and $peer_name (B)"
   # The largest size of each metric, for the summary.

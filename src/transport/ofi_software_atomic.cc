@@ -433,12 +433,13 @@ bool Engine::deliver(Incoming* slot) {
 void Engine::answer_read(const Served& served) {
   // The bytes read, then the tag of the initiator's slot, in one injected write (get_now()
   // asks for no more than fit one); the padding between them zeroed.
-  alignas(8) char out[AnswerSlots::kCellStride] = {};
+  alignas(8) char out[AnswerSlots::kCellStride];
   const size_t length = AnswerSlots::cell_write_bytes(served.read);
   if (served.read > AnswerSlots::kCellBytes || length > inject_size_)
     fatal("progress", "PE %d asked for a read of %u bytes into an answer cell, more than one write of %zu bytes carries",
           served.origin, served.read, inject_size_);
   read_bytes(out, base_[served.segment] + served.value, served.read);
+  memset(out + served.read, 0, AnswerSlots::tag_place(served.read) - served.read);
   const uint64_t tag = AnswerSlots::tag_of(AnswerSlots::expand(served.cookie));
   memcpy(out + AnswerSlots::tag_place(served.read), &tag, sizeof tag);
   const uint64_t cell = offsetof(Own, cells) + AnswerSlots::slot_of(served.cookie) * AnswerSlots::kCellStride;
