@@ -23,7 +23,11 @@
 #   -N NAME     the peer's name in the report (default: its SHMEM_VENDOR_STRING and version)
 #   -b BUILD    Tandem's build folder (default: build at the top of the tree)
 #   -o DIR      results folder (default: perf/results/peer-PROGRAM-<date>-<time>)
-#   -n ROUNDS   rounds, each running both (default 3)
+#   -n ROUNDS   rounds, each running both (default 3); 0: only build both sides' programs
+#               into the results folder, for a later -k run on a machine that cannot build
+#   -k          with -o DIR: run the programs an earlier run (-n 0) built in DIR (NAME.peer,
+#               or skampi-tandem and skampi-peer) instead of building them; the peer's
+#               compiler is not needed then (give -l and -N)
 #   -p "PES"    PE counts, all on this node (default "2 4")
 #   -I          across nodes: Tandem puts every PE on a virtual node of its own (oshrun
 #               --nodes), a peer that is Open MPI's talks TCP between its PEs for its
@@ -47,7 +51,8 @@ pe_counts="2 4"
 internode=no
 per_node=1
 limit=900
-while getopts "c:l:N:b:o:n:p:P:t:Ih" opt; do
+keep=no
+while getopts "c:l:N:b:o:n:p:P:t:Ikh" opt; do
   case "$opt" in
     c) peer_cc=$OPTARG ;;
     l) peer_launch=$OPTARG ;;
@@ -57,6 +62,7 @@ while getopts "c:l:N:b:o:n:p:P:t:Ih" opt; do
     n) rounds=$OPTARG ;;
     p) pe_counts=$OPTARG ;;
     I) internode=yes ;;
+    k) keep=yes ;;
     P) per_node=$OPTARG ;;
     t) limit=$OPTARG ;;
     h) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
@@ -71,7 +77,8 @@ args=("$@")
 [ "$program" != collectives ] || args=(-A -M 4M "${args[@]}")  # options given later win
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-[ -x "$peer_cc" ] || { echo "peer.sh: no peer compiler $peer_cc (-c)" >&2; exit 1; }
+[ $keep = yes ] || [ -x "$peer_cc" ] || { echo "peer.sh: no peer compiler $peer_cc (-c)" >&2; exit 1; }
+[ $keep = no ] || [ -n "$out" ] || { echo "peer.sh: -k needs the folder of the earlier run (-o)" >&2; exit 1; }
 peer_dir=$(dirname "$peer_cc")
 tandem_launch=("$build/tools/oshrun/oshrun")
 if [ "$program" = skampi ]; then
@@ -88,8 +95,10 @@ out=${out:-"$here/results/peer-$program-$(date +%Y%m%d-%H%M)"}
 mkdir -p "$out"
 # Which implementation the peer is: its header's vendor string and version, printed by a
 # program that does not start OpenSHMEM.
-printf '#include <stdio.h>\n#include <shmem.h>\nint main(void) { printf("%%s (OpenSHMEM %%d.%%d)\\n", SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION); return 0; }\n' >"$out/vendor.c"
-"$peer_cc" -o "$out/vendor" "$out/vendor.c" 2>/dev/null || { echo "peer.sh: $peer_cc cannot build a program" >&2; exit 1; }
+if [ $keep = no ]; then
+  printf '#include <stdio.h>\n#include <shmem.h>\nint main(void) { printf("%%s (OpenSHMEM %%d.%%d)\\n", SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION, SHMEM_MINOR_VERSION); return 0; }\n' >"$out/vendor.c"
+  "$peer_cc" -o "$out/vendor" "$out/vendor.c" 2>/dev/null || { echo "peer.sh: $peer_cc cannot build a program" >&2; exit 1; }
+fi
 vendor=$("$out/vendor" 2>/dev/null || true)
 if [ -z "$peer_launch" ]; then
   peer_launch="$peer_dir/oshrun"
@@ -121,6 +130,10 @@ if [ "$program" = skampi ]; then
   for side in tandem peer; do
     cc=$peer_cc
     [ $side = peer ] || cc=$build/tools/oshcc
+    if [ $keep = yes ]; then
+      [ -x "$out/skampi-$side/skampi" ] || { echo "peer.sh: -k: no $out/skampi-$side/skampi" >&2; exit 1; }
+      continue
+    fi
     rm -rf "$out/skampi-$side" && cp -a "$skampi_src" "$out/skampi-$side"
     "$top/test/public/skampi_build.sh" "$out/skampi-$side" "$cc" || exit 1
   done
@@ -165,10 +178,13 @@ end_leftovers() {
   pkill -KILL -f -- "$bin" 2>/dev/null && echo "peer.sh: killed PEs of $bin that outlived their launcher" >&2
   return 0
 }
-if [ "$program" != skampi ]; then
+if [ $keep = yes ]; then
+  [ "$program" = skampi ] || [ -x "$peer_bin" ] || { echo "peer.sh: -k: no $peer_bin" >&2; exit 1; }
+elif [ "$program" != skampi ]; then
   "$peer_cc" -O2 -I"$here" -o "$peer_bin" "$here/$program.c" -lm ||
     { echo "peer.sh: $peer_cc could not build perf/$program.c" >&2; exit 1; }
 fi
+if [ "$rounds" = 0 ]; then echo "peer.sh: built in $out; run there with -k -o $out" >&2; exit 0; fi
 
 {
   echo "date: $(date -Is)"
