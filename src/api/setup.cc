@@ -240,7 +240,7 @@ void runtime_init(const char* call, int requested_threads) {
     r.progress_thread = proxy;  // before it starts: notify.cc locks its state from then on
     if (proxy) progress_thread().start(network, spare);
   }
-  // What every wait does each turn: drain this PE's notification ring (a node peer may be
+  // What every wait does each turn: drain this PE's notification lanes (a node peer may be
   // held back by a full one; nothing to drain before notify::init), and drive the network
   // when PEs span nodes.
   r.progress = r.spans_nodes ? [](const char* call) {

@@ -40,26 +40,47 @@ namespace {
 using Request = shmemx_notify_req;
 using State = Request::State;
 
-// A PE's ring, in its symmetric heap.  Slot t % kSlots holds the t-th notification once its
-// `seq` reads t + 1.  Publishers claim t from `tail`; the owner consumes from `head`.  4096
-// slots (64 KiB) hold more notifications than any target has left undrained in the tests and
-// benchmarks, whose waits drain continuously.
-constexpr uint64_t kSlots = 4096;
-struct Slot {
-  std::atomic<uint64_t> seq;
-  int32_t source;
-  int32_t tag;
-};
-struct Ring {
-  alignas(64) std::atomic<uint64_t> tail;
+// A PE's notification lanes, in its symmetric heap at the same offset on every PE: one per
+// node peer (its place in the node's ascending list of PEs, this PE's own included), written
+// by that peer alone, so that publishing takes no atomic read-modify-write: no contended
+// tail when many peers notify one PE (a tree's fan-in), and no locked instruction that would
+// hold the publisher until its data store reached the target (a pipeline's every step).
+// Slot t % kLaneSlots of a lane holds the peer's t-th notification to this PE as one word
+// (slot_word(t, tag)); the owner consumes from `head`.  `joined` has a bit per peer that has
+// ever published here: the owner looks at those lanes only.
+constexpr uint64_t kLaneSlots = 256;  // 2 KiB a peer; a fuller lane holds its publisher back
+struct Lane {
   alignas(64) std::atomic<uint64_t> head;
-  alignas(64) Slot slots[kSlots];
+  alignas(64) std::atomic<uint64_t> slots[kLaneSlots];
 };
-static_assert(std::atomic<uint64_t>::is_always_lock_free, "the ring is shared between processes");
+static_assert(std::atomic<uint64_t>::is_always_lock_free, "the lanes are shared between processes");
+// The t-th notification with `tag` (not negative): the low 32 bits of t + 1 over the tag, so
+// that the word a slot held a round before (t - kLaneSlots), or 0 if never written, differs.
+inline uint64_t slot_word(uint64_t t, int tag) {
+  return ((t + 1) << 32) | static_cast<uint32_t>(tag);
+}
 
-Ring* my_ring = nullptr;
-std::unique_ptr<std::atomic<uint64_t>[]> head_seen;  // per PE: publish()
-size_t ring_offset = 0;  // in the heap, the same on every PE
+size_t lanes_offset = 0;  // in the heap, the same on every PE
+size_t lane_count = 0;    // the largest node's PEs: the same on every PE
+std::atomic<uint64_t>* my_joined = nullptr;  // this PE's bitmap of peers that published here
+Lane* my_lanes = nullptr;
+int my_lane = -1;  // this PE's place among its node's PEs: its lane at each of them
+// Per PE, for publish(): the notifications sent to it, whether this PE has joined there
+// (set its bit), and the lowest head the sender may assume there.
+struct Sent {
+  std::atomic<uint64_t> count{0};
+  std::atomic<bool> joined{false};
+  std::atomic<uint64_t> head_seen{0};
+};
+std::unique_ptr<Sent[]> sent;
+
+// A lane area: the bitmap, then the lanes from the next cache line.
+size_t joined_words() { return (lane_count + 63) / 64; }
+size_t lanes_start() { return (joined_words() * sizeof(uint64_t) + 63) / 64 * 64; }
+std::atomic<uint64_t>* joined_at(char* area) { return reinterpret_cast<std::atomic<uint64_t>*>(area); }
+Lane* lanes_at(char* area) { return reinterpret_cast<Lane*>(area + lanes_start()); }
+// Whether a slot's word holds notification h of its lane.
+bool holds(uint64_t word, uint64_t h) { return (word >> 32) == ((h + 1) & 0xffffffffu); }
 
 // The target side, one per process: guarded by `mutex` where another thread may use it
 // (StateLock), a lock that spins (every section it guards is short, and a waiter's turn is
@@ -159,21 +180,57 @@ bool deliver_locked(int source, int tag) {
   return false;
 }
 
-// Delivers what the ring holds, in order; with `until_complete`, only until an arrival
-// completes a request.  A waiter then takes its request at once: looking whether the next
-// slot is filled means reading a line that its publisher is about to write, a transfer
-// between cores on the path of every notification.  The waits' progress drains on (every
-// pause), so a full ring still empties.
-void drain_locked(bool until_complete = false) {
-  if (!my_ring) return;
-  uint64_t h = my_ring->head.load(std::memory_order_relaxed);
-  for (;;) {
-    Slot& s = my_ring->slots[h % kSlots];
-    if (s.seq.load(std::memory_order_acquire) != h + 1) break;
-    const int source = s.source, tag = s.tag;
-    my_ring->head.store(++h, std::memory_order_release);  // the slot may be reused now
-    if (deliver_locked(source, tag) && until_complete) break;
+// Calls f(lane) for the joined lanes in [lo, hi), in order, until it returns true; returns
+// that lane, or -1.
+template <typename F>
+int joined_in(size_t lo, size_t hi, F& f) {
+  for (size_t w = lo / 64; w * 64 < hi; ++w) {
+    uint64_t bits = my_joined[w].load(std::memory_order_acquire);
+    if (w == lo / 64) bits &= ~0ull << (lo % 64);
+    if ((w + 1) * 64 > hi) bits &= (1ull << (hi % 64)) - 1;
+    for (; bits; bits &= bits - 1) {
+      const int lane = static_cast<int>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+      if (f(lane)) return lane;
+    }
   }
+  return -1;
+}
+// The same for every joined lane, from the one after `after` round to it.
+template <typename F>
+int for_each_joined(int after, F&& f) {
+  const size_t start = static_cast<size_t>(after + 1) < lane_count ? static_cast<size_t>(after + 1) : 0;
+  const int lane = joined_in(start, lane_count, f);
+  return lane >= 0 || start == 0 ? lane : joined_in(0, start, f);
+}
+
+// Whether lane `l` holds a notification not yet delivered.
+bool ready(int l) {
+  const Lane& lane = my_lanes[l];
+  const uint64_t h = lane.head.load(std::memory_order_relaxed);
+  return holds(lane.slots[h % kLaneSlots].load(std::memory_order_relaxed), h);
+}
+
+// Delivers what the lanes hold, each lane in order, the lanes in turn from the one after the
+// last that completed a request; with `until_complete`, only until an arrival completes a
+// request.  A waiter then takes its request at once: looking whether the next slot is
+// filled means reading a line that its publisher is about to write, a transfer between cores
+// on the path of every notification.  The waits' progress drains on (every pause), so a full
+// lane still empties.
+int last_lane = -1;  // guarded as the matching state
+void drain_locked(bool until_complete = false) {
+  if (!my_lanes) return;
+  const int done = for_each_joined(last_lane, [until_complete](int l) {
+    Lane& lane = my_lanes[l];
+    const int source = rt().local_pes[static_cast<size_t>(l)];
+    uint64_t h = lane.head.load(std::memory_order_relaxed);
+    for (;;) {
+      const uint64_t word = lane.slots[h % kLaneSlots].load(std::memory_order_acquire);
+      if (!holds(word, h)) return false;
+      lane.head.store(++h, std::memory_order_release);  // the slot may be reused now
+      if (deliver_locked(source, static_cast<int>(static_cast<uint32_t>(word))) && until_complete) return true;
+    }
+  });
+  if (done >= 0) last_lane = done;
 }
 
 // A request that was made and not freed (a freed one is found only while its memory has not
@@ -194,11 +251,21 @@ bool take(Request* r, shmemx_notify_status_t* status) {
 }  // namespace
 
 void init(const char* call) {
-  void* memory = heap_allocate(call, sizeof(Ring), 64);
-  if (!memory) fatal(call, "no room in the symmetric heap for the notification ring (%zu bytes)", sizeof(Ring));
-  my_ring = new (memory) Ring();
-  ring_offset = static_cast<size_t>(static_cast<char*>(memory) - rt().heap.base);
-  head_seen.reset(new std::atomic<uint64_t>[static_cast<size_t>(rt().n_pes)]());
+  const Runtime& r = rt();
+  std::vector<size_t> per_node(static_cast<size_t>(r.nodes), 0);
+  for (int node : r.node_of) ++per_node[static_cast<size_t>(node)];
+  lane_count = *std::max_element(per_node.begin(), per_node.end());
+  const size_t bytes = lanes_start() + lane_count * sizeof(Lane);
+  void* memory = heap_allocate(call, bytes, 64);
+  if (!memory) fatal(call, "no room in the symmetric heap for the notification lanes (%zu bytes)", bytes);
+  char* area = static_cast<char*>(memory);
+  my_joined = joined_at(area);
+  for (size_t w = 0; w < joined_words(); ++w) new (&my_joined[w]) std::atomic<uint64_t>(0);
+  my_lanes = lanes_at(area);
+  for (size_t l = 0; l < lane_count; ++l) new (&my_lanes[l]) Lane();
+  lanes_offset = static_cast<size_t>(area - r.heap.base);
+  my_lane = static_cast<int>(std::lower_bound(r.local_pes.begin(), r.local_pes.end(), r.my_pe) - r.local_pes.begin());
+  sent.reset(new Sent[static_cast<size_t>(r.n_pes)]());
 }
 
 void deliver(int source, int tag) {
@@ -209,33 +276,49 @@ void deliver(int source, int tag) {
 void publish(const char* call, int pe, int tag) {
   char* base = rt().heap.peer_base[static_cast<size_t>(pe)];
   if (!base) fatal(call, "internal error: PE %d shares no memory with this PE", pe);
-  Ring* ring = reinterpret_cast<Ring*>(base + ring_offset);
-  const uint64_t t = ring->tail.fetch_add(1, std::memory_order_relaxed);
-  // The head last read from this ring: a lower bound, so reading the real one (a line the
+  char* area = base + lanes_offset;
+  Lane& lane = lanes_at(area)[my_lane];
+  Sent& to = sent[static_cast<size_t>(pe)];
+  // Another thread of this PE may publish to the same PE (SHMEM_THREAD_MULTIPLE, or the
+  // progress thread's held copies): then the count is claimed atomically, in this process's
+  // own memory.
+  uint64_t t;
+  if (shared_state()) {
+    t = to.count.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    t = to.count.load(std::memory_order_relaxed);
+    to.count.store(t + 1, std::memory_order_relaxed);
+  }
+  if (!to.joined.load(std::memory_order_relaxed)) {
+    joined_at(area)[static_cast<size_t>(my_lane) / 64].fetch_or(1ull << (my_lane % 64), std::memory_order_release);
+    to.joined.store(true, std::memory_order_relaxed);
+  }
+  // The head last read from the lane: a lower bound, so reading the real one (a line the
   // target writes) is needed only when it says the slot may still be in use.
-  std::atomic<uint64_t>& seen = head_seen[static_cast<size_t>(pe)];
-  if (t - seen.load(std::memory_order_relaxed) >= kSlots) {
-    uint64_t head = ring->head.load(std::memory_order_acquire);
-    if (t - head >= kSlots) {
-      Backoff backoff(call);  // its progress drains this PE's own ring, which may be the full one
-      while (t - (head = ring->head.load(std::memory_order_acquire)) >= kSlots) backoff.pause();
+  if (t - to.head_seen.load(std::memory_order_relaxed) >= kLaneSlots) {
+    uint64_t head = lane.head.load(std::memory_order_acquire);
+    if (t - head >= kLaneSlots) {
+      Backoff backoff(call);  // its progress drains this PE's own lanes, which may hold the target back
+      while (t - (head = lane.head.load(std::memory_order_acquire)) >= kLaneSlots) backoff.pause();
     }
-    uint64_t old = seen.load(std::memory_order_relaxed);
-    while (old < head && !seen.compare_exchange_weak(old, head, std::memory_order_relaxed)) {
+    uint64_t old = to.head_seen.load(std::memory_order_relaxed);
+    while (old < head && !to.head_seen.compare_exchange_weak(old, head, std::memory_order_relaxed)) {
     }
   }
-  Slot& s = ring->slots[t % kSlots];
-  s.source = rt().my_pe;
-  s.tag = tag;
-  s.seq.store(t + 1, std::memory_order_release);
+  lane.slots[t % kLaneSlots].store(slot_word(t, tag), std::memory_order_release);
 }
 
 void poll() {
-  if (!my_ring) return;
-  const uint64_t h = my_ring->head.load(std::memory_order_relaxed);
-  if (my_ring->slots[h % kSlots].seq.load(std::memory_order_acquire) != h + 1) return;
-  const StateLock lock(true);  // a drain already under way delivers this one too
-  if (lock.owns()) drain_locked(true);
+  if (!my_lanes) return;
+  // Inline and from lane 0: every wait's every turn comes here, mostly to find nothing.
+  for (size_t w = 0, words = joined_words(); w < words; ++w) {
+    for (uint64_t bits = my_joined[w].load(std::memory_order_acquire); bits; bits &= bits - 1) {
+      if (!ready(static_cast<int>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits))))) continue;
+      const StateLock lock(true);  // a drain already under way delivers this one too
+      if (lock.owns()) drain_locked(true);
+      return;
+    }
+  }
 }
 
 int request_init(int source_pe, int tag, int expected_count, shmemx_notify_t* req) {
@@ -311,14 +394,14 @@ int request_test(shmemx_notify_t r, int* flag, shmemx_notify_status_t* status) {
 namespace {
 
 // shmemx_notify_waitany (`index` given) and shmemx_notify_wait (one request, no index).
-// Requests complete in the ring's drain (poll(), also at every pause) and in the network's
+// Requests complete in the lanes' drain (poll(), also at every pause) and in the network's
 // progress (every pause); the loop takes a completed one back without the lock.  A request
 // complete at once gets the look of a wait whose condition already holds
 // (drive_progress_in_spin()).
 int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
   const bool any = index != nullptr;
   Backoff backoff(call);
-  poll();  // then each pause drains the ring (its progress, rt().progress)
+  poll();  // then each pause drains the lanes (its progress, rt().progress)
   for (bool at_once = true;; at_once = false) {
     bool waiting = false;
     for (int i = 0; i < n; ++i) {

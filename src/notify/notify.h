@@ -1,13 +1,14 @@
 // Notified access: the target side (matching notifications with persistent requests) and
-// the intra-node delivery (a ring in shared memory per PE).
+// the intra-node delivery (lanes in shared memory: one per node peer at each PE).
 //
-// A notification is (source PE, tag).  Node peers publish theirs into the target's ring: a
-// slot claimed with one atomic add on the ring's tail, filled, then released with its
-// sequence number; no lock, no system call.  A full ring holds the publisher back until the
-// target drains it (back-pressure: nothing is dropped).  PEs on other nodes deliver theirs as
-// the remote CQ data of a network write, which the target's progress hands to deliver().
-// The target drains its ring whenever it waits for anything (every wait's progress), so a
-// publisher cannot be held back by a target that waits on it.
+// A notification is (source PE, tag).  A node peer publishes its own into its lane at the
+// target: one word stored into the next slot, which only that peer writes; no atomic
+// read-modify-write (but once, when a peer first notifies a PE), no lock, no system call.  A
+// full lane holds its publisher back until the target drains it (back-pressure: nothing is
+// dropped).  PEs on other nodes deliver theirs as the remote CQ data of a network write,
+// which the target's progress hands to deliver().  The target drains its lanes whenever it
+// waits for anything (every wait's progress), so a publisher cannot be held back by a target
+// that waits on it.
 //
 // Arrivals are matched against the started requests in the order they were started; one
 // that matches none is counted in the unexpected table, per (source, tag), until a request
@@ -20,15 +21,15 @@
 
 namespace tandem::notify {
 
-// At shmem_init, on every PE before the barrier that ends it: this PE's ring in the
+// At shmem_init, on every PE before the barrier that ends it: this PE's lanes in the
 // symmetric heap, at the same offset on every PE.
 void init(const char* call);
 // Records a notification from `source` with `tag` that has arrived at this PE.
 void deliver(int source, int tag);
-// Publishes a notification from this PE with `tag` into node peer `pe`'s ring (this PE's
-// own included), after the data it covers is visible there.
+// Publishes a notification from this PE with `tag` into its lane at node peer `pe` (this PE
+// itself included), after the data it covers is visible there.
 void publish(const char* call, int pe, int tag);
-// Drains this PE's ring, if it holds anything and no other thread is at it.  Cheap when
+// Drains this PE's lanes, if they hold anything and no other thread is at it.  Cheap when
 // empty: every wait calls it.
 void poll();
 
