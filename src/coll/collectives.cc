@@ -131,16 +131,19 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
   const char* call = g.call();
   check_buffer(call, "dest", dest, bytes);
   check_buffer(call, "source", source, bytes);
-  if (bytes > 0) locate(call, "dest", dest, bytes, rt().my_pe);  // symmetric, whole
-  if (bytes > 0 && g.box_broadcast(dest, source, bytes, root, to_root)) return;
-  if (char* bank = bytes > 0 ? g.bank(bytes) : nullptr) {
+  // Nothing to move: every PE passes the same size and none needs another's data, so each
+  // returns at once (a sync would cost the team a barrier for nothing).
+  if (bytes == 0) return;
+  locate(call, "dest", dest, bytes, rt().my_pe);  // symmetric, whole
+  if (g.box_broadcast(dest, source, bytes, root, to_root)) return;
+  if (char* bank = g.bank(bytes)) {
     // Small, where the boxes do not apply: the root pushes into every bank (its own place
     // there), one sync.
     push_and_sync(g, bank, bytes, source, 0, g.rank() == root);
     if (g.rank() != root || to_root) memcpy(dest, bank + static_cast<size_t>(root) * bytes, bytes);
     return;
   }
-  if (bytes > 0 && g.tree_broadcast(dest, source, bytes, root, to_root)) return;
+  if (g.tree_broadcast(dest, source, bytes, root, to_root)) return;
   Reads reads(g);
   bool network = false;
   if (g.rank() != root || to_root) {
@@ -154,15 +157,17 @@ void broadcast(Group& g, void* dest, const void* source, size_t bytes, int root,
 void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_size) {
   const char* call = g.call();
   check_buffer(call, "source", source, bytes);
+  // fcollect of nothing: as a broadcast of nothing (collect's sizes may differ between PEs).
+  if (same_size && bytes == 0) return;
   if (!same_size) g.offer(bytes);
-  if (char* bank = same_size && bytes > 0 ? g.bank(bytes) : nullptr) {
+  if (char* bank = same_size ? g.bank(bytes) : nullptr) {
     // Small fcollect: every PE's block in every bank, one sync.
     check_buffer(call, "dest", dest, bytes * static_cast<size_t>(g.size()));
     locate(call, "dest", dest, bytes * static_cast<size_t>(g.size()), rt().my_pe);
     memcpy(dest, gather_all(g, bank, bytes, source), bytes * static_cast<size_t>(g.size()));
     return;
   }
-  if (same_size && bytes > 0 && g.by_node()) {
+  if (same_size && g.by_node()) {
     size_t widest = 0;  // the most ranks on one node
     for (int node = 0; node < g.nodes(); ++node)
       widest = std::max(widest, static_cast<size_t>(g.node_start(node + 1) - g.node_start(node)));
@@ -191,7 +196,7 @@ void collect(Group& g, void* dest, const void* source, size_t bytes, bool same_s
       return;
     }
   }
-  if (same_size && bytes > 0 && g.direct(bytes)) {
+  if (same_size && g.direct(bytes)) {
     // Each PE's block into its place of every dest, once that dest's owner has joined.
     const size_t place = static_cast<size_t>(g.rank()) * bytes;
     check_buffer(call, "dest", dest, bytes * static_cast<size_t>(g.size()));
@@ -244,22 +249,23 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
   const char* call = g.call();
   if (dst < 1) fatal(call, "dst = %td is not a positive stride", dst);
   if (sst < 1) fatal(call, "sst = %td is not a positive stride", sst);
+  if (count == 0) return;  // as a broadcast of nothing
   const size_t n = static_cast<size_t>(g.size());
   // The last element of the last block, plus one.
-  const size_t dest_elems = count == 0 ? 0 : (n * count - 1) * static_cast<size_t>(dst) + 1;
-  const size_t source_elems = count == 0 ? 0 : (n * count - 1) * static_cast<size_t>(sst) + 1;
+  const size_t dest_elems = (n * count - 1) * static_cast<size_t>(dst) + 1;
+  const size_t source_elems = (n * count - 1) * static_cast<size_t>(sst) + 1;
   check_buffer(call, "dest", dest, dest_elems * elem);
   check_buffer(call, "source", source, source_elems * elem);
-  if (dest_elems > 0) locate(call, "dest", dest, dest_elems * elem, rt().my_pe);
+  locate(call, "dest", dest, dest_elems * elem, rt().my_pe);
   const bool contiguous = dst == 1 && sst == 1;
   const size_t block = count * elem;
-  if (char* bank = contiguous && block > 0 ? g.bank(block) : nullptr) {
+  if (char* bank = contiguous ? g.bank(block) : nullptr) {
     // Small: block r of my source into my place of rank r's bank, one sync.
     push_all(g, bank, block, source, block);
     memcpy(dest, bank, block * static_cast<size_t>(g.size()));
     return;
   }
-  if (contiguous && block > 0 && g.direct(block)) {
+  if (contiguous && g.direct(block)) {
     // Block r of the source into this PE's place of rank r's dest, once r has joined.
     const size_t place = static_cast<size_t>(g.rank()) * block;
     exchange_direct(g, [&](int r) {

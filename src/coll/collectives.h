@@ -329,6 +329,7 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   const char* call = g.call();
   check_buffer(call, "dest", dest, count * sizeof(T));
   check_buffer(call, "source", source, count * sizeof(T));
+  if (count == 0) return;  // as a broadcast of nothing (collectives.cc)
   if (scan == Scan::None && count * sizeof(T) * static_cast<size_t>(g.size()) > Group::kBankNetwork &&
       (reduce_by_node(g, dest, source, count, fold) || reduce_doubling(g, dest, source, count, fold)))
     return;
@@ -338,7 +339,7 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   const int ranks = scan == Scan::None ? g.size() : scan == Scan::Inclusive ? g.rank() + 1 : g.rank();
   T* result = static_cast<T*>(scratch(count * sizeof(T), 0));
   if (ranks == 0) std::fill(result, result + count, T());
-  if (char* bank = count > 0 ? g.bank(count * sizeof(T)) : nullptr) {
+  if (char* bank = g.bank(count * sizeof(T))) {
     if (scan == Scan::None && std::is_integral_v<T> && !g.by_node() && g.doubles()) {
       // Integers, whose fold does not depend on the order of the inputs: in round j each PE
       // swaps its partial result with the rank 2^j away (through place j of the banks) and
@@ -377,7 +378,7 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   // the result in cache.
   Reads reads(g);
   for (int r = 0; r < ranks; ++r) reads.await(r);
-  if (ranks > 0 && count > 0) {
+  if (ranks > 0) {
     const size_t piece = std::min(count, std::max<size_t>(1, (size_t{1} << 20) / (sizeof(T) * static_cast<size_t>(ranks))));
     T* fetched = static_cast<T*>(scratch(piece * static_cast<size_t>(ranks) * sizeof(T), 1));
     std::vector<const T*> inputs(static_cast<size_t>(ranks));
@@ -409,7 +410,7 @@ void reduce(Group& g, T* dest, const T* source, size_t count, Fold fold, Scan sc
   // Those that read this PE's source (every other rank, or in a scan the ranks after it)
   // are done before dest, which may be the source, changes.
   reads.end(scan == Scan::None ? g.size() - 1 : g.size() - 1 - g.rank(), false);
-  if (count > 0) memcpy(static_cast<void*>(dest), result, count * sizeof(T));
+  memcpy(static_cast<void*>(dest), result, count * sizeof(T));
 }
 
 }  // namespace tandem::coll

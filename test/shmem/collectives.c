@@ -46,6 +46,15 @@ static void run(shmem_team_t team, const char *name) {
     CHECK(bad == 0, "%s: in-place max_reduce of %zu: %d wrong", name, count, bad);
   }
 
+  /* Nothing to move: a count of 0 returns 0 and leaves dest alone, in every routine. */
+  dst[0] = -7;
+  CHECK(shmem_long_broadcast(team, dst, src, 0, n - 1) == 0 && shmem_long_fcollect(team, dst, src, 0) == 0 &&
+            shmem_long_collect(team, dst, src, 0) == 0 && shmem_long_alltoall(team, dst, src, 0) == 0 &&
+            shmem_long_alltoalls(team, dst, src, 2, 3, 0) == 0 && shmem_long_sum_reduce(team, dst, src, 0) == 0 &&
+            shmem_long_sum_inscan(team, dst, src, 0) == 0 && shmem_long_sum_exscan(team, dst, src, 0) == 0,
+        "%s: a collective of nothing returned non-zero", name);
+  CHECK(dst[0] == -7, "%s: a collective of nothing wrote %ld into dest", name, dst[0]);
+
   /* Large reductions of every operation (values 1..1000, 1..2 for the product, which must
    * not overflow), with counts that do not split evenly into the PEs' slices, and a double sum whose rounding shows the order of the fold: the result
    * must be the sum in rank order, bit for bit, on every PE. */
