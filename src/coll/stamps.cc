@@ -223,7 +223,7 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   char* data = slot.boxes[first % ring];
   const int last = static_cast<int>((end - 1) % ring);
   std::vector<int> children;
-  const int parent = t.one_node ? (rank_ == root ? -1 : root) : tree_links(root, children);
+  const int parent = tree_links(root, children);
   if (parent >= 0) await_part(2 * kBankStamps + last, data, parent, bytes, end);
   // Writes the data into the boxes of rank r, after that PE has finished with the
   // broadcasts that last took them.
@@ -250,11 +250,7 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
     const void* from = rank_ == root ? source : data;
     send_part(2 * kBankStamps + last, "broadcast box", data, r, from, bytes, end);
   };
-  if (t.one_node) {
-    for (int k = 1; rank_ == root && k < size_; ++k) pass_on((root + k) % size_);
-  } else {
-    for (int r : children) pass_on(r);
-  }
+  for (int r : children) pass_on(r);
   if (rank_ != root) memcpy(dest, data, bytes);
   else if (to_root && dest != source) memcpy(dest, source, bytes);
   __atomic_store_n(&slot.box_done, end, __ATOMIC_RELEASE);
