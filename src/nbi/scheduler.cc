@@ -14,9 +14,11 @@ namespace tandem {
 
 namespace {
 
+// A put lands as shm::copy promises; a get writes this PE's own memory, where no peer polls
+// for its last word, so memcpy stores in whichever order is fastest.
 void copy(const Op& op) {
   if (op.kind == Op::Kind::Put) shm::copy(op.remote.mapped, op.local, op.bytes);
-  else shm::copy(op.local, op.remote.mapped, op.bytes);
+  else memcpy(op.local, op.remote.mapped, op.bytes);
 }
 
 ofi::AtomicOp network_op(shm::AmoOp op) {
