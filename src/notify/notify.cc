@@ -48,7 +48,10 @@ using State = Request::State;
 // Slot t % kLaneSlots of a lane holds the peer's t-th notification to this PE as one word
 // (slot_word(t, tag)); the owner consumes from `head`.  `joined` has a bit per peer that has
 // ever published here: the owner looks at those lanes only.
-constexpr uint64_t kLaneSlots = 256;  // 2 KiB a peer; a fuller lane holds its publisher back
+// 64 slots (576 bytes a peer with the head): a fuller lane holds its publisher back.  The
+// lanes are the largest node's PEs times that, zeroed (touched) at start: 9 KiB a PE on a
+// node of 16 PEs, 72 KiB on one of 128 (the single ring before them took 64 KiB).
+constexpr uint64_t kLaneSlots = 64;
 struct Lane {
   alignas(64) std::atomic<uint64_t> head;
   alignas(64) std::atomic<uint64_t> slots[kLaneSlots];
