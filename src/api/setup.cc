@@ -71,8 +71,7 @@ int warm_up_partner(const Runtime& r) {
   std::vector<int> there;
   for (int pe = 0; pe < r.n_pes; ++pe)
     if (r.node_of[static_cast<size_t>(pe)] == next) there.push_back(pe);
-  const auto mine = std::find(r.local_pes.begin(), r.local_pes.end(), r.my_pe) - r.local_pes.begin();
-  return there[static_cast<size_t>(mine) % there.size()];
+  return there[static_cast<size_t>(r.local_index) % there.size()];
 }
 
 // A string that is the same for PEs that share memory: the machine, and the virtual node.
@@ -178,8 +177,10 @@ void runtime_init(const char* call, int requested_threads) {
   }
   r.node = r.node_of[static_cast<size_t>(r.my_pe)];
   r.local_pes.clear();
-  for (int pe = 0; pe < r.n_pes; ++pe)
+  for (int pe = 0; pe < r.n_pes; ++pe) {
+    if (pe == r.my_pe) r.local_index = static_cast<int>(r.local_pes.size());
     if (r.node_of[static_cast<size_t>(pe)] == r.node) r.local_pes.push_back(pe);
+  }
   r.nodes = static_cast<int>(seen.size());
   r.spans_nodes = r.nodes > 1;
   // Cores are shared by every PE of the machine, whatever virtual node it belongs to (the key

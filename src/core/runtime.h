@@ -35,6 +35,7 @@ struct Runtime {
   std::vector<int> node_of;     // node index of every PE
   int nodes = 1;                // how many nodes the PEs span
   std::vector<int> local_pes;   // PEs of this node, ascending
+  int local_index = 0;          // this PE's place in local_pes
   int machine_pes = 0;          // PEs on this machine (virtual nodes share it)
   int my_machine_index = 0;     // this PE's rank among them
   bool oversubscribed = false;  // more PEs on this machine than cores for them

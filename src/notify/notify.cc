@@ -67,12 +67,11 @@ size_t lanes_offset = 0;  // in the heap, the same on every PE
 size_t lane_count = 0;    // the largest node's PEs: the same on every PE
 std::atomic<uint64_t>* my_joined = nullptr;  // this PE's bitmap of peers that published here
 Lane* my_lanes = nullptr;
-int my_lane = -1;  // this PE's place among its node's PEs: its lane at each of them
-// Per PE, for publish(): the notifications sent to it, whether this PE has joined there
-// (set its bit), and the lowest head the sender may assume there.
+int my_lane = -1;  // rt().local_index: its lane at each node peer
+// Per PE, for publish(): the notifications sent to it (the first one joins the lane there),
+// and the lowest head the sender may assume there.
 struct Sent {
   std::atomic<uint64_t> count{0};
-  std::atomic<bool> joined{false};
   std::atomic<uint64_t> head_seen{0};
 };
 std::unique_ptr<Sent[]> sent;
@@ -267,7 +266,7 @@ void init(const char* call) {
   my_lanes = lanes_at(area);
   for (size_t l = 0; l < lane_count; ++l) new (&my_lanes[l]) Lane();
   lanes_offset = static_cast<size_t>(area - r.heap.base);
-  my_lane = static_cast<int>(std::lower_bound(r.local_pes.begin(), r.local_pes.end(), r.my_pe) - r.local_pes.begin());
+  my_lane = r.local_index;
   sent.reset(new Sent[static_cast<size_t>(r.n_pes)]());
 }
 
@@ -292,10 +291,11 @@ void publish(const char* call, int pe, int tag) {
     t = to.count.load(std::memory_order_relaxed);
     to.count.store(t + 1, std::memory_order_relaxed);
   }
-  if (!to.joined.load(std::memory_order_relaxed)) {
+  // The first notification sets this PE's bit there; one that another thread claimed after
+  // it and stores first waits in its slot until the bit is set, as the target drains a lane
+  // in order from slot 0.
+  if (t == 0)
     joined_at(area)[static_cast<size_t>(my_lane) / 64].fetch_or(1ull << (my_lane % 64), std::memory_order_release);
-    to.joined.store(true, std::memory_order_relaxed);
-  }
   // The head last read from the lane: a lower bound, so reading the real one (a line the
   // target writes) is needed only when it says the slot may still be in use.
   if (t - to.head_seen.load(std::memory_order_relaxed) >= kLaneSlots) {
