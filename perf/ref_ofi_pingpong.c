@@ -16,6 +16,10 @@
  *      the parent's 64-bit fetch-and-add (fi_fetch_atomicmsg) on a word of the child's,
  *      waited for in the completion queue, while the child polls its queue: the latency of
  *      shmem_atomic_fetch_add (perf/fetch_add) at the provider's level
+ *  ofi_get_us, ofi_dc_get_us
+ *      the parent reads `size` bytes of the child's buffer (fi_readmsg), waited for in the
+ *      completion queue, one at a time, while the child polls its queue: the latency of
+ *      shmem_getmem (perf/get_latency) at the provider's level
  *  ofi_bw_MBps, ofi_dc_bw_MBps
  *      the work of perf/put_bw's put_bw_MBps stream: windows of `window` writes of `size`
  *      bytes walking through a `span`-byte region on both sides, each window completed as a
@@ -117,6 +121,32 @@ static void complete_window(struct side* s, uint64_t* sink) {
   while (fi_cntr_read(s->reads_done) < s->reads) progress(s);
 }
 
+/* Reads `len` bytes at `offset` of the peer's buffer into `dst` and waits for the read's
+ * completion in the queue, as Tandem does (with tcp;ofi_rxm in the dc model libfabric 1.17
+ * counts a read on the read counter before its data has landed). */
+static void get(struct side* s, void* dst, size_t len, uint64_t offset) {
+  struct iovec iov = {dst, len};
+  struct fi_rma_iov rma = {(s->virt_addr ? s->remote.base : 0) + offset, len, s->remote.key};
+  struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = s->peer, .rma_iov = &rma, .rma_iov_count = 1,
+                           .context = dst};
+  ssize_t rc;
+  do {
+    rc = fi_readmsg(s->ep, &msg, FI_COMPLETION);
+    if (rc == -FI_EAGAIN) progress(s);
+  } while (rc == -FI_EAGAIN);
+  if (rc) {
+    fprintf(stderr, "ref_ofi_pingpong: read: %s\n", fi_strerror((int)-rc));
+    exit(1);
+  }
+  struct fi_cq_entry e;
+  while ((rc = fi_cq_read(s->cq, &e, 1)) == -FI_EAGAIN) {
+  }
+  if (rc != 1) {
+    fprintf(stderr, "ref_ofi_pingpong: a read's completion: %s\n", fi_strerror((int)-rc));
+    exit(1);
+  }
+}
+
 static void wait_word(struct side* s, volatile uint64_t* word, uint64_t value) {
   while (__atomic_load_n(word, __ATOMIC_ACQUIRE) != value) progress(s);
 }
@@ -149,6 +179,33 @@ static uint64_t fetch_add(struct side* s, uint64_t offset) {
     }
   }
   return old;
+}
+
+/* Times `n` operations of the parent's on the child's buffer, each waited for, per
+ * repetition (a shorter warm-up first) into t[]: fetch-and-adds on the ack word's line (idle
+ * here), or gets of `size` bytes at its start into `dst`.  Meanwhile the child polls its
+ * queue until the parent's end mark (token) and acknowledges it. */
+enum one_sided { FETCH_ADD, GET };
+static void time_one_sided(struct side* s, int leader, const struct perf_opts* o, enum one_sided op, long n,
+                           char* dst, size_t size, volatile uint64_t* mark, volatile uint64_t* ack, uint64_t* token,
+                           double* t, uint64_t* sink) {
+  for (int r = -1; r < o->reps; ++r) {
+    ++*token;
+    if (leader) {
+      const long count = r < 0 ? n / 10 + 1 : n;
+      const double t0 = perf_now_us();
+      for (long i = 0; i < count; ++i) {
+        if (op == FETCH_ADD) *sink += fetch_add(s, o->span + 128 + 8);
+        else get(s, dst, size, 0);
+      }
+      if (r >= 0) t[r] = (perf_now_us() - t0) / (double)count;
+      put(s, token, 8, o->span + 64);
+      wait_word(s, ack, *token);
+    } else {
+      wait_word(s, mark, *token);
+      put(s, token, 8, o->span + 128);
+    }
+  }
 }
 
 static long latency_iterations(const struct perf_opts* o, size_t size) {
@@ -269,26 +326,18 @@ static int run(int fd, int leader, const struct perf_opts* o, int delivery_compl
       perf_emit(size, n, metric, t, o->reps, 1);
     }
     if (size == first && atomics) {
-      /* Fetch-and-adds on a word of the child's (the ack word's line, idle here); the child
-       * polls until the end mark. */
-      for (int r = -1; r < o->reps; ++r) {
-        ++token;
-        if (leader) {
-          const long count = r < 0 ? n / 10 + 1 : n;
-          const double t0 = perf_now_us();
-          for (long i = 0; i < count; ++i) sink += fetch_add(&s, o->span + 128 + 8);
-          if (r >= 0) t[r] = (perf_now_us() - t0) / (double)count;
-          put(&s, &token, 8, o->span + 64);
-          wait_word(&s, ack, token);
-        } else {
-          wait_word(&s, mark, token);
-          put(&s, &token, 8, o->span + 128);
-        }
-      }
+      /* Fetch-and-adds on a word of the child's (the ack word's line, idle here). */
+      time_one_sided(&s, leader, o, FETCH_ADD, n, NULL, 8, mark, ack, &token, t, &sink);
       if (leader) {
         snprintf(metric, sizeof metric, "%s_fetch_add_us", prefix);
         perf_emit(8, n, metric, t, o->reps, 1);
       }
+    }
+    /* Gets: `size` bytes of the child's buffer read into src. */
+    time_one_sided(&s, leader, o, GET, n, src, size, mark, ack, &token, t, &sink);
+    if (leader) {
+      snprintf(metric, sizeof metric, "%s_get_us", prefix);
+      perf_emit(size, n, metric, t, o->reps, 1);
     }
     /* Stream, end mark, acknowledgement.  The last window's completion also keeps the mark
      * behind every write of the stream (a provider may let a small injected write overtake
