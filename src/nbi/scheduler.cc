@@ -133,7 +133,10 @@ void Scheduler::hold(const char* call, const Op& op, const Op* behind) {
   held_bytes_.fetch_add(op.bytes, std::memory_order_relaxed);
   deferred_ops_.fetch_add(1, std::memory_order_relaxed);
   deferred_bytes_.fetch_add(op.bytes, std::memory_order_relaxed);
-  if (proxy_copies_) network_->wake_if_sleeping();
+  if (proxy_copies_) {
+    network_->wake_if_sleeping();
+    network_->nbi_posted();
+  }
   const uint64_t held = held_bytes_.load(std::memory_order_relaxed);
   if (held >= kHoldHardLimit ||
       (held >= kHoldSoftLimit && !(network_ && (network_in_use() || network_->in_flight())))) {
@@ -218,10 +221,12 @@ void Scheduler::submit_nbi(const char* call, const Op& op) {
   if (op.kind == Op::Kind::Put && proxy_writes_ && op.bytes >= kProxyWriteMin) {
     writes_.push(op);
     network_->wake_if_sleeping();
+    network_->nbi_posted();
     return;
   }
   if (op.kind == Op::Kind::Put) post_write(call, op);
   else network_->get(call, t.pe, t.segment, t.offset, op.local, op.bytes);
+  network_->nbi_posted();
 }
 
 void Scheduler::put_signal(const char* call, const Op& data, const Target& signal, uint64_t value, bool add,
@@ -240,6 +245,7 @@ void Scheduler::put_signal(const char* call, const Op& data, const Target& signa
     network_->put_signal_nbi(call, t.pe, t.segment, t.offset, data.local, data.bytes, signal.segment, signal.offset,
                              value, add);
     if (!nbi && data.bytes > network_->inject_size()) network_->wait_writes(call);
+    if (nbi) network_->nbi_posted();
     return;
   }
   submit(call, data);
@@ -271,6 +277,7 @@ void Scheduler::notified(const char* call, const Op& data, int tag, bool nbi) {
   } else {
     network_->get_notify_nbi(call, t.pe, t.segment, t.offset, data.local, data.bytes, notification);
   }
+  if (nbi) network_->nbi_posted();
 }
 
 void Scheduler::complete_puts(const char* call) {

@@ -238,8 +238,9 @@ class Transport {
   // while its PE computes or copies) the call returns at once while busy() says there is work,
   // and a write too large to be injected, or wake_if_sleeping(), ends its sleep.  While the PE
   // drives progress itself (or holds the lock) the call only pauses (50 us, doubling up to
-  // 400 us while the PE keeps driving); otherwise it first writes a batch of puts no put joined
-  // since its last look, and sleeps at most 1 ms while a batch is open.
+  // 400 us while the PE keeps driving, 3.2 ms where peers ring its doorbell: nbi_posted()
+  // ends such a pause); otherwise it first writes a batch of puts no put joined since its
+  // last look, and sleeps at most 1 ms while a batch is open.
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr);
   // Called by the progress thread when it starts: its turns of progress are not the PE's.
   static void mark_helper_thread();
@@ -250,6 +251,9 @@ class Transport {
   bool pe_driving();
   // Ends a sleep in wait_for_activity() with `busy`, after work busy() reports was added.
   void wake_if_sleeping();
+  // An nbi operation was posted: the PE may go off to compute, leaving it in flight; a pause
+  // of wait_for_activity() longer than 400 us ends.
+  void nbi_posted();
   // One turn of progress (see in_flight()).
   void push();
   void wake();

@@ -141,6 +141,7 @@ class Engine {
   static void mark_helper_thread();
   bool pe_driving();
   void wake_if_sleeping() { sleep_.wake_if_sleeping(); }
+  void nbi_posted() { sleep_.wake_from_long_pause(); }
   void push() { in_flight(); }
   void wake() { sleep_.wake(); }
   size_t inject_size() const { return inject_size_; }

@@ -20,7 +20,7 @@ namespace tandem::ofi {
 
 void Engine::mark_helper_thread() { PeActivity::mark_helper_thread(); }
 
-bool Engine::pe_driving() { return pe_.driving(); }
+bool Engine::pe_driving() { return pe_.driving(sleep_.last_pause_ns()); }
 
 ssize_t Engine::read_cq(fi_cq_data_entry* entries, ServedRequests* served) {
   const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
@@ -155,11 +155,17 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
   // rings the doorbell meanwhile has waited kNudgeNs for an operation that nobody served:
   // unless the PE took a turn within kDrivingNowNs (it still drives, and the operation is
   // merely long, a large transfer say), it has gone from its wait to computing, and the
-  // thread serves at once and looks again after the shortest pause.
+  // thread serves at once; the turns it took before are then behind the thread's next
+  // question, which sees the PE computing and sleeps on traffic (the operation that rang
+  // often needs a second service: a quiet's, after its put).  Either way it looks again
+  // after the shortest pause: a PE still in its wait (a barrier that its peer left first)
+  // may leave it for computing just after, and the peer rings once.
   constexpr int64_t kDrivingNowNs = 10000;
   if (pe_driving() || sleep_.take_pe_drove()) {
-    if (sleep_.pause_while_driving() && pe_.since_last_ns() >= kDrivingNowNs && read_cq_unless_busy())
+    if (sleep_.pause_while_driving()) {
+      if (pe_.since_last_ns() >= kDrivingNowNs && read_cq_unless_busy()) (void)pe_driving();
       sleep_.shorten_pause();
+    }
     return;
   }
   // A batch of puts that its PE left open while it computes goes out once no put has joined

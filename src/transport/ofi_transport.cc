@@ -60,6 +60,7 @@ void Transport::wait_for_activity(int timeout_us, bool (*busy)()) { engine_->wai
 void Transport::mark_helper_thread() { Engine::mark_helper_thread(); }
 bool Transport::pe_driving() { return engine_->pe_driving(); }
 void Transport::wake_if_sleeping() { engine_->wake_if_sleeping(); }
+void Transport::nbi_posted() { engine_->nbi_posted(); }
 void Transport::push() { engine_->push(); }
 void Transport::wake() { engine_->wake(); }
 size_t Transport::inject_size() const { return engine_->inject_size(); }

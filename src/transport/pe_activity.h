@@ -18,8 +18,10 @@ class PeActivity {
   // thread's own are not counted.
   void count_turn() { count(turns_); }
   void count_look() { count(looks_); }
-  // The progress thread: whether the PE's threads drove progress since its last question.
-  bool driving() {
+  // The progress thread: whether the PE's threads drove progress since its last question;
+  // `paused_ns`: how long the thread paused since then (not counted as staleness: a PE that
+  // waited all through a long pause still drives).
+  bool driving(int64_t paused_ns = 0) {
     // A PE that tests a flag between sleeps of 50 us looks every 60-100 us; one that spins
     // on a test, every microsecond or so.
     constexpr uint64_t kSpinningLookNs = 20000;
@@ -27,13 +29,13 @@ class PeActivity {
     // may be the last ones before the PE went off to compute, such as the end of a
     // barrier: they say nothing of now, and pausing for them would hold up the traffic
     // that woke the thread.  A PE that still waits is seen at the next question, a pause
-    // (at most 400 us) later.
+    // later.
     constexpr uint64_t kStaleNs = 1000000;
     const int64_t now_ns = monotonic_ns();
     const uint64_t turns = turns_.load(std::memory_order_relaxed);
     const uint64_t looks = looks_.load(std::memory_order_relaxed);
     const auto elapsed = static_cast<uint64_t>(now_ns - seen_ns_);
-    const bool waited = turns != turns_seen_ && elapsed < kStaleNs;
+    const bool waited = turns != turns_seen_ && elapsed < kStaleNs + static_cast<uint64_t>(paused_ns);
     const bool spun = looks != looks_seen_ && (looks - looks_seen_) * kSpinningLookNs >= elapsed;
     turns_seen_ = turns;
     looks_seen_ = looks;

@@ -60,13 +60,31 @@ void ProgressSleep::wake() {
 }
 
 bool ProgressSleep::pause_while_driving() {
-  const timespec pause{0, driving_pause_us_ * 1000L};
+  const bool long_pause = driving_pause_us_ > kDrivingPauseMaxUs;
+  if (long_pause) pausing_long_.store(true);
+  const timespec pause{driving_pause_us_ / 1000000, driving_pause_us_ % 1000000 * 1000L};
   pollfd woken[2] = {{wake_pipe_[0], POLLIN, 0}, {doorbell_.fd(), POLLIN, 0}};
-  if (ppoll(woken, 2, &pause, nullptr) > 0 && (woken[1].revents & POLLIN)) {
+  const int ready = ppoll(woken, 2, &pause, nullptr);
+  if (long_pause) pausing_long_.store(false);
+  last_pause_us_ = driving_pause_us_;
+  if (ready > 0 && (woken[1].revents & POLLIN)) {
     take_ring();
     return true;
   }
-  driving_pause_us_ = driving_pause_us_ * 2 > kDrivingPauseMaxUs ? kDrivingPauseMaxUs : driving_pause_us_ * 2;
+  if (ready > 0 && (woken[0].revents & POLLIN)) {
+    char drained[16];
+    ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
+    (void)ignored;
+    shorten_pause();
+    return false;
+  }
+  // Past kDrivingPauseMaxUs only once the PE has driven for kLongPausesAfter such pauses in
+  // a row: a PE that waits briefly between computations (a few barriers, then work) keeps
+  // the short pauses, whose timed looks serve it sooner than a peer's ring does.
+  long most = kDrivingPauseMaxUs;
+  if (driving_pause_us_ >= kDrivingPauseMaxUs && doorbell_port_ && ++pauses_at_most_ > kLongPausesAfter)
+    most = kDrivingPauseLongUs;
+  driving_pause_us_ = driving_pause_us_ * 2 > most ? most : driving_pause_us_ * 2;
   return false;
 }
 
@@ -112,7 +130,8 @@ bool ProgressSleep::sleep(int timeout_us, bool (*busy)()) {
       rescan_due_ = true;
     }
   sleeping_.store(false);
-  driving_pause_us_ = kPollSleepUs;
+  shorten_pause();
+  last_pause_us_ = 0;
   return true;
 }
 

@@ -64,11 +64,26 @@ class ProgressSleep {
     if (sleeping_.load() && sleeping_.exchange(false)) wake();
   }
 
-  // The pause while the PE drives: true when a ring of the doorbell ended it (taken, and the
-  // pause's length kept); else the next pause is twice as long, up to kDrivingPauseMaxUs.
+  // The pause while the PE drives: true when a ring of the doorbell ended it (taken); else
+  // the next pause is twice as long, up to kDrivingPauseMaxUs, or, once the PE has driven
+  // through kLongPausesAfter of those, kDrivingPauseLongUs where peers ring this PE's
+  // doorbell (they ring it when an operation aimed here goes unserved, so a PE that left its
+  // wait is served all the same).  A pause that wake_from_long_pause() ends starts the
+  // doubling again from the shortest.
   bool pause_while_driving();
-  // The thread served after a ring: the next pause is the shortest.
-  void shorten_pause() { driving_pause_us_ = kPollSleepUs; }
+  // The PE posted an nbi operation and may go off to compute with it in flight: a pause
+  // longer than kDrivingPauseMaxUs ends, so that the operation waits no longer than it would
+  // without the long pauses.
+  void wake_from_long_pause() {
+    if (pausing_long_.load(std::memory_order_relaxed) && pausing_long_.exchange(false)) wake();
+  }
+  // The length of the thread's last pause, if it paused since it last slept (else 0).
+  int64_t last_pause_ns() const { return last_pause_us_ * 1000; }
+  // The next pause is the shortest (after a ring, a wake, a sleep).
+  void shorten_pause() {
+    driving_pause_us_ = kPollSleepUs;
+    pauses_at_most_ = 0;
+  }
   // The thread's last turn found the PE driving (or inside the provider): its next wait
   // pauses instead of sleeping on traffic, which the PE's own would end at once.
   void note_pe_drove() { pe_drove_ = true; }
@@ -88,6 +103,12 @@ class ProgressSleep {
 
  private:
   static constexpr int kDrivingPauseMaxUs = 400;
+  // Each wake of a thread that shares its PE's core takes 10-20 us of that core on these
+  // machines (two switches and the thread's turn): one every 400 us cost a PE that waits in
+  // the library 5-20% of a small get or collective across nodes (perf/README.md, "What the
+  // progress thread costs").
+  static constexpr int kDrivingPauseLongUs = 3200;
+  static constexpr int kLongPausesAfter = 25;  // pauses of kDrivingPauseMaxUs: 10 ms of driving
   // What sleep() waits on: the wait object (or -1, which poll() skips), the wake pipe, the
   // doorbell (or -1), then the sockets from kFirstSocket on; set_fds() builds it.
   static constexpr size_t kFirstSocket = 3;
@@ -114,6 +135,9 @@ class ProgressSleep {
   // by a thread about to sleep.
   std::atomic<bool> sleeping_{false};
   long driving_pause_us_ = kPollSleepUs;
+  int pauses_at_most_ = 0;  // pauses of kDrivingPauseMaxUs in a row
+  long last_pause_us_ = 0;
+  std::atomic<bool> pausing_long_{false};  // in a pause longer than kDrivingPauseMaxUs
   bool pe_drove_ = false;
   std::atomic<size_t> watched_{0};           // sockets in fds_
   std::atomic<uint64_t> traffic_wakes_{0};   // sleeps that traffic ended
