@@ -1,8 +1,9 @@
 /* Reference for the inter-node figures: a small busy-polling RMA ping-pong in raw libfabric
  * between two plain processes (fork, no OpenSHMEM), with the endpoint setup Tandem uses: an
  * RDM endpoint, one registered buffer, manual progress driven by polling the completion
- * queue.  The provider is TANDEM_OFI_PROVIDER when set, else libfabric's first choice, as
- * for Tandem.  The parent is pinned to core 0, the child to core 1 (unless -P).
+ * queue.  The provider is TANDEM_OFI_PROVIDER when set, else libfabric's first choice
+ * (which may be one Tandem refuses: perf/run.sh -I sets the one Tandem chooses).  The parent
+ * is pinned to core 0, the child to core 1 (unless -P).
  *
  * Two completion models, as in Tandem: "ordered" (the provider keeps writes in order,
  * FI_ORDER_RAW|WAW, and writes complete locally) and "dc" (FI_DELIVERY_COMPLETE writes,

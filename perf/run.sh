@@ -18,7 +18,8 @@
 #   -I           inter-node set: the 2 PEs on 2 virtual nodes (oshrun --nodes 2 -n 2, or
 #                the -l launcher with TANDEM_VIRTUAL_NODES=2), so that every operation goes
 #                through libfabric, against the raw TCP and raw libfabric ping-pongs
-#                (ref_tcp_pingpong, ref_ofi_pingpong, on the provider TANDEM_OFI_PROVIDER names)
+#                (ref_tcp_pingpong, ref_ofi_pingpong, on the provider TANDEM_OFI_PROVIDER names,
+#                else the one Tandem chooses, as tandem_info reports it)
 #   -S SHAPE     the inter-node set with each virtual node in a network namespace of its own,
 #                joined by veth links shaped by tc (test/netns/netns.sh; needs root):
 #                SHAPE is "RATE [DELAY]", e.g. "10gbit 5us", or "none" for unshaped links
@@ -158,6 +159,12 @@ snapshot() {
   echo "busiest processes:"
   ps -eo pcpu=,pid=,comm= --sort=-pcpu | head -8
 }
+if [ "$internode" = yes ] && [ -z "${TANDEM_OFI_PROVIDER:-}" ]; then
+  # The raw reference talks through the provider Tandem chooses, not libfabric's first
+  # choice (udp;ofi_rxd on machines where Tandem refuses it).
+  chosen=$("$build/tools/tandem_info" 2>/dev/null | awk '$2 == "chosen" { print $1; exit }')
+  [ -z "$chosen" ] || export TANDEM_OFI_PROVIDER="$chosen"
+fi
 {
   echo "date: $(date -Is)"
   echo "host: $(uname -n) $(uname -r) $(uname -m)"
