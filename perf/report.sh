@@ -107,7 +107,7 @@ awk -F, -v rounds="$rounds" -v internode="$internode" '
     printf "| %s | %s | %s | | | < %s us | %s |\n", label, summary(t, s), ref == "" ? "" : ref ": " summary(ref, s), limit, verdict(med, "<", limit)
   }
   # The better raw libfabric model in each round (ordered or delivery-complete), per size:
-  # ofi_best_half_rtt_us (lower) and ofi_best_bw_MBps (higher).
+  # ofi_best_half_rtt_us and ofi_best_get_us (lower), ofi_best_bw_MBps (higher).
   function best_of_ofi(    k, s, a, b) {
     for (k = 1; k <= rounds; k++)
       for (s = 8; s <= 4 * 1048576; s *= 2) {
@@ -115,6 +115,10 @@ awk -F, -v rounds="$rounds" -v internode="$internode" '
         if ((a in rv) && (b in rv)) rv["ofi_best_half_rtt_us@" s "@" k] = rv[a] + 0 < rv[b] + 0 ? rv[a] : rv[b]
         else if (a in rv) rv["ofi_best_half_rtt_us@" s "@" k] = rv[a]
         else if (b in rv) rv["ofi_best_half_rtt_us@" s "@" k] = rv[b]
+        a = "ofi_get_us@" s "@" k; b = "ofi_dc_get_us@" s "@" k
+        if ((a in rv) && (b in rv)) rv["ofi_best_get_us@" s "@" k] = rv[a] + 0 < rv[b] + 0 ? rv[a] : rv[b]
+        else if (a in rv) rv["ofi_best_get_us@" s "@" k] = rv[a]
+        else if (b in rv) rv["ofi_best_get_us@" s "@" k] = rv[b]
         a = "ofi_bw_MBps@" s "@" k; b = "ofi_dc_bw_MBps@" s "@" k
         if ((a in rv) && (b in rv)) rv["ofi_best_bw_MBps@" s "@" k] = rv[a] + 0 > rv[b] + 0 ? rv[a] : rv[b]
         else if (a in rv) rv["ofi_best_bw_MBps@" s "@" k] = rv[a]
@@ -171,9 +175,11 @@ awk -F, -v rounds="$rounds" -v internode="$internode" '
     row("Ping-pong 64 KiB with put_signal", "pingpong_signal_half_rtt_us", "ofi_best_half_rtt_us", 65536, "", "")
     row("Ping-pong 1 MiB with put_signal", "pingpong_signal_half_rtt_us", "ofi_best_half_rtt_us", M, "", "")
     row("get 8 B (a round trip) vs raw libfabric half round trip", "get_latency_us", "ofi_best_half_rtt_us", 8, "", "")
+    row("get 8 B vs raw libfabric get", "get_latency_us", "ofi_best_get_us", 8, "", "")
+    row("get 1 MiB vs raw libfabric get", "get_latency_us", "ofi_best_get_us", M, "", "")
     row("fetch_add 8 B (a round trip) vs raw libfabric half round trip", "fetch_add_latency_us", "ofi_best_half_rtt_us", 8, "", "")
-    row("The program's first get 8 B vs a later one", "get_first_us", "get_latency_us", 8, "", "")
-    row("The program's first fetch_add vs a later one", "fetch_add_first_us", "fetch_add_latency_us", 8, "", "")
+    row("First get 8 B of the program vs a later one", "get_first_us", "get_latency_us", 8, "", "")
+    row("First fetch_add of the program vs a later one", "fetch_add_first_us", "fetch_add_latency_us", 8, "", "")
     row("Put bandwidth 4 MiB vs raw libfabric", "put_bw_MBps", "ofi_best_bw_MBps", 4 * M, "", "")
     row("Put bandwidth 64 KiB vs raw libfabric", "put_bw_MBps", "ofi_best_bw_MBps", 65536, "", "")
     row("Put bandwidth 1 MiB vs raw TCP", "put_bw_MBps", "tcp_bw_MBps", M, "", "")
