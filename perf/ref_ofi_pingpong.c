@@ -122,6 +122,19 @@ static void complete_window(struct side* s, uint64_t* sink) {
   while (fi_cntr_read(s->reads_done) < s->reads) progress(s);
 }
 
+/* Polls the completion queue until the one operation posted with FI_COMPLETION completes;
+ * `what` names it in the error that ends the run. */
+static void wait_completion(struct side* s, const char* what) {
+  struct fi_cq_entry e;
+  ssize_t rc;
+  while ((rc = fi_cq_read(s->cq, &e, 1)) == -FI_EAGAIN) {
+  }
+  if (rc != 1) {
+    fprintf(stderr, "ref_ofi_pingpong: %s: %s\n", what, fi_strerror((int)-rc));
+    exit(1);
+  }
+}
+
 /* Reads `len` bytes at `offset` of the peer's buffer into `dst` and waits for the read's
  * completion in the queue, as Tandem does (with tcp;ofi_rxm in the dc model libfabric 1.17
  * counts a read on the read counter before its data has landed). */
@@ -139,13 +152,7 @@ static void get(struct side* s, void* dst, size_t len, uint64_t offset) {
     fprintf(stderr, "ref_ofi_pingpong: read: %s\n", fi_strerror((int)-rc));
     exit(1);
   }
-  struct fi_cq_entry e;
-  while ((rc = fi_cq_read(s->cq, &e, 1)) == -FI_EAGAIN) {
-  }
-  if (rc != 1) {
-    fprintf(stderr, "ref_ofi_pingpong: a read's completion: %s\n", fi_strerror((int)-rc));
-    exit(1);
-  }
+  wait_completion(s, "a read's completion");
 }
 
 static void wait_word(struct side* s, volatile uint64_t* word, uint64_t value) {
@@ -170,15 +177,7 @@ static uint64_t fetch_add(struct side* s, uint64_t offset) {
     fprintf(stderr, "ref_ofi_pingpong: fetch_atomic: %s\n", fi_strerror((int)-rc));
     exit(1);
   }
-  struct fi_cq_entry e;
-  for (;;) {
-    rc = fi_cq_read(s->cq, &e, 1);
-    if (rc == 1) break;
-    if (rc != -FI_EAGAIN) {
-      fprintf(stderr, "ref_ofi_pingpong: fetch_atomic's completion: %s\n", fi_strerror((int)-rc));
-      exit(1);
-    }
-  }
+  wait_completion(s, "fetch_atomic's completion");
   return old;
 }
 

@@ -106,23 +106,22 @@ awk -F, -v rounds="$rounds" -v internode="$internode" '
     med = median(a, n)
     printf "| %s | %s | %s | | | < %s us | %s |\n", label, summary(t, s), ref == "" ? "" : ref ": " summary(ref, s), limit, verdict(med, "<", limit)
   }
+  # rv[best] = the better of rv[a] and rv[b] (the higher with `higher`, else the lower), or
+  # whichever of them there is.
+  function keep_better(best, a, b, higher) {
+    if ((a in rv) && (b in rv)) rv[best] = (higher ? rv[a] + 0 > rv[b] + 0 : rv[a] + 0 < rv[b] + 0) ? rv[a] : rv[b]
+    else if (a in rv) rv[best] = rv[a]
+    else if (b in rv) rv[best] = rv[b]
+  }
   # The better raw libfabric model in each round (ordered or delivery-complete), per size:
   # ofi_best_half_rtt_us and ofi_best_get_us (lower), ofi_best_bw_MBps (higher).
-  function best_of_ofi(    k, s, a, b) {
+  function best_of_ofi(    k, s, at) {
     for (k = 1; k <= rounds; k++)
       for (s = 8; s <= 4 * 1048576; s *= 2) {
-        a = "ofi_half_rtt_us@" s "@" k; b = "ofi_dc_half_rtt_us@" s "@" k
-        if ((a in rv) && (b in rv)) rv["ofi_best_half_rtt_us@" s "@" k] = rv[a] + 0 < rv[b] + 0 ? rv[a] : rv[b]
-        else if (a in rv) rv["ofi_best_half_rtt_us@" s "@" k] = rv[a]
-        else if (b in rv) rv["ofi_best_half_rtt_us@" s "@" k] = rv[b]
-        a = "ofi_get_us@" s "@" k; b = "ofi_dc_get_us@" s "@" k
-        if ((a in rv) && (b in rv)) rv["ofi_best_get_us@" s "@" k] = rv[a] + 0 < rv[b] + 0 ? rv[a] : rv[b]
-        else if (a in rv) rv["ofi_best_get_us@" s "@" k] = rv[a]
-        else if (b in rv) rv["ofi_best_get_us@" s "@" k] = rv[b]
-        a = "ofi_bw_MBps@" s "@" k; b = "ofi_dc_bw_MBps@" s "@" k
-        if ((a in rv) && (b in rv)) rv["ofi_best_bw_MBps@" s "@" k] = rv[a] + 0 > rv[b] + 0 ? rv[a] : rv[b]
-        else if (a in rv) rv["ofi_best_bw_MBps@" s "@" k] = rv[a]
-        else if (b in rv) rv["ofi_best_bw_MBps@" s "@" k] = rv[b]
+        at = "@" s "@" k
+        keep_better("ofi_best_half_rtt_us" at, "ofi_half_rtt_us" at, "ofi_dc_half_rtt_us" at, 0)
+        keep_better("ofi_best_get_us" at, "ofi_get_us" at, "ofi_dc_get_us" at, 0)
+        keep_better("ofi_best_bw_MBps" at, "ofi_bw_MBps" at, "ofi_dc_bw_MBps" at, 1)
       }
   }
   # A per-size table: the medians over the rounds of the space-separated `metrics`, then the

@@ -21,7 +21,7 @@ class PeActivity {
   // The progress thread: whether the PE's threads drove progress since its last question;
   // `paused_ns`: how long the thread paused since then (not counted as staleness: a PE that
   // waited all through a long pause still drives).
-  bool driving(int64_t paused_ns = 0) {
+  bool driving(int64_t paused_ns) {
     // A PE that tests a flag between sleeps of 50 us looks every 60-100 us; one that spins
     // on a test, every microsecond or so.
     constexpr uint64_t kSpinningLookNs = 20000;

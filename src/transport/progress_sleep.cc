@@ -72,9 +72,7 @@ bool ProgressSleep::pause_while_driving() {
     return true;
   }
   if (ready > 0 && (woken[0].revents & POLLIN)) {
-    char drained[16];
-    ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
-    (void)ignored;
+    drain_wake_pipe();
     shorten_pause();
     return false;
   }
@@ -116,11 +114,7 @@ bool ProgressSleep::sleep(int timeout_us, bool (*busy)()) {
   const int ready = ppoll(fds_.data(), fds_.size(), &timeout, nullptr);
   const bool woken = ready > 0 && (fds_[1].revents & POLLIN);
   const bool rung = ready > 0 && (fds_[2].revents & POLLIN);
-  if (woken) {
-    char drained[16];
-    ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
-    (void)ignored;
-  }
+  if (woken) drain_wake_pipe();
   if (rung) take_ring();
   if (ready == 0) rescan_due_ = true;
   if (ready > (woken ? 1 : 0) + (rung ? 1 : 0)) traffic_wakes_.fetch_add(1, std::memory_order_relaxed);
@@ -139,6 +133,12 @@ void ProgressSleep::set_fds() {
   fds_.assign({{wait_fd_, POLLIN, 0}, {wake_pipe_[0], POLLIN, 0}, {doorbell_.fd(), POLLIN, 0}});
   for (int fd : watch_.sockets()) fds_.push_back({fd, POLLIN | POLLRDHUP, 0});
   watched_.store(watch_.sockets().size(), std::memory_order_relaxed);
+}
+
+void ProgressSleep::drain_wake_pipe() {
+  char drained[16];
+  ssize_t ignored = read(wake_pipe_[0], drained, sizeof drained);
+  (void)ignored;
 }
 
 void ProgressSleep::take_ring() {

@@ -115,6 +115,8 @@ class ProgressSleep {
   void set_fds();
   // A ring woke the thread: empties the doorbell and counts the ring.
   void take_ring();
+  // wake() ended a sleep or pause: empties the wake pipe.
+  void drain_wake_pipe();
 
   int wait_fd_ = -1;
   int wake_pipe_[2] = {-1, -1};
