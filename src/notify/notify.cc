@@ -48,10 +48,16 @@ using State = Request::State;
 // Slot t % kLaneSlots of a lane holds the peer's t-th notification to this PE as one word
 // (slot_word(t, tag)); the owner consumes from `head`.  `joined` has a bit per peer that has
 // ever published here: the owner looks at those lanes only.
-// 64 slots (576 bytes a peer with the head): a fuller lane holds its publisher back.  The
-// lanes are the largest node's PEs times that, zeroed (touched) at start: 9 KiB a PE on a
-// node of 16 PEs, 72 KiB on one of 128 (the single ring before them took 64 KiB).
-constexpr uint64_t kLaneSlots = 64;
+// A fuller lane holds its publisher back, and that costs far more than the wait for one
+// slot: the publisher's progress and the owner's drain fall into step, a slot at a time, and
+// where PEs outnumber cores the publisher yields its core at every step, which may go to a
+// PE that keeps it for a scheduler slice (a pipeline of 1023 rows along 3 and 4 PEs on 2
+// cores, a notification a row: 2.0-3.6 times as long as with signals with 64 slots, 1.4-2.2
+// with 1024).  So 1024 slots (8 KiB a peer): the lanes are the largest node's PEs times that
+// of the heap's room (2 MiB at 256 PEs a node), which is fresh (zero-filled) at init, so a
+// lane's pages are used only once notifications pass through it (a PE that hears from 15
+// node peers: 120 KiB).
+constexpr uint64_t kLaneSlots = 1024;
 struct Lane {
   alignas(64) std::atomic<uint64_t> head;
   alignas(64) std::atomic<uint64_t> slots[kLaneSlots];
@@ -262,9 +268,8 @@ void init(const char* call) {
   if (!memory) fatal(call, "no room in the symmetric heap for the notification lanes (%zu bytes)", bytes);
   char* area = static_cast<char*>(memory);
   my_joined = joined_at(area);
-  for (size_t w = 0; w < joined_words(); ++w) new (&my_joined[w]) std::atomic<uint64_t>(0);
   my_lanes = lanes_at(area);
-  for (size_t l = 0; l < lane_count; ++l) new (&my_lanes[l]) Lane();
+  // Zero-filled, as the heap is at init: heads and slots at 0, bitmap empty.
   lanes_offset = static_cast<size_t>(area - r.heap.base);
   my_lane = r.local_index;
   sent.reset(new Sent[static_cast<size_t>(r.n_pes)]());
