@@ -78,24 +78,32 @@ static void progress(struct side* s) {
   }
 }
 
+/* Posts with `post` (an fi_* call), driving progress while the provider answers -FI_EAGAIN;
+ * any other error ends the run, naming the operation `what`. */
+#define POST(s, what, post)                                                              \
+  do {                                                                                   \
+    ssize_t rc_;                                                                         \
+    while ((rc_ = (post)) == -FI_EAGAIN) progress(s);                                    \
+    if (rc_) {                                                                           \
+      fprintf(stderr, "ref_ofi_pingpong: %s: %s\n", what, fi_strerror((int)-rc_));       \
+      exit(1);                                                                           \
+    }                                                                                    \
+  } while (0)
+
+/* The address of `offset` in the peer's buffer, as the provider takes it. */
+static uint64_t remote_addr(const struct side* s, uint64_t offset) {
+  return (s->virt_addr ? s->remote.base : 0) + offset;
+}
+
 /* Writes `len` bytes at `offset` of the peer's buffer. */
 static void put(struct side* s, const void* src, size_t len, uint64_t offset) {
-  const uint64_t addr = (s->virt_addr ? s->remote.base : 0) + offset;
   /* fi_writemsg, as Tandem posts: fi_inject_write would drop the endpoint's
    * FI_DELIVERY_COMPLETE and count the write done once it is sent. */
   struct iovec iov = {(void*)src, len};
-  struct fi_rma_iov rma = {addr, len, s->remote.key};
+  struct fi_rma_iov rma = {remote_addr(s, offset), len, s->remote.key};
   struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = s->peer, .rma_iov = &rma, .rma_iov_count = 1};
   const uint64_t flags = (s->delivery_complete ? FI_DELIVERY_COMPLETE : 0) | (len <= s->inject ? FI_INJECT : 0);
-  ssize_t rc;
-  do {
-    rc = fi_writemsg(s->ep, &msg, flags);
-    if (rc == -FI_EAGAIN) progress(s);
-  } while (rc == -FI_EAGAIN);
-  if (rc) {
-    fprintf(stderr, "ref_ofi_pingpong: write: %s\n", fi_strerror((int)-rc));
-    exit(1);
-  }
+  POST(s, "write", fi_writemsg(s->ep, &msg, flags));
   ++s->writes;
 }
 
@@ -107,15 +115,7 @@ static void wait_writes(struct side* s) {
  * ordered, a read issued after them came back (it cannot pass them). */
 static void complete_window(struct side* s, uint64_t* sink) {
   if (!s->delivery_complete) {
-    ssize_t rc;
-    do {
-      rc = fi_read(s->ep, sink, 8, NULL, s->peer, s->virt_addr ? s->remote.base : 0, s->remote.key, NULL);
-      if (rc == -FI_EAGAIN) progress(s);
-    } while (rc == -FI_EAGAIN);
-    if (rc) {
-      fprintf(stderr, "ref_ofi_pingpong: read: %s\n", fi_strerror((int)-rc));
-      exit(1);
-    }
+    POST(s, "read", fi_read(s->ep, sink, 8, NULL, s->peer, remote_addr(s, 0), s->remote.key, NULL));
     ++s->reads;
   }
   wait_writes(s);
@@ -140,18 +140,10 @@ static void wait_completion(struct side* s, const char* what) {
  * counts a read on the read counter before its data has landed). */
 static void get(struct side* s, void* dst, size_t len, uint64_t offset) {
   struct iovec iov = {dst, len};
-  struct fi_rma_iov rma = {(s->virt_addr ? s->remote.base : 0) + offset, len, s->remote.key};
+  struct fi_rma_iov rma = {remote_addr(s, offset), len, s->remote.key};
   struct fi_msg_rma msg = {.msg_iov = &iov, .iov_count = 1, .addr = s->peer, .rma_iov = &rma, .rma_iov_count = 1,
                            .context = dst};
-  ssize_t rc;
-  do {
-    rc = fi_readmsg(s->ep, &msg, FI_COMPLETION);
-    if (rc == -FI_EAGAIN) progress(s);
-  } while (rc == -FI_EAGAIN);
-  if (rc) {
-    fprintf(stderr, "ref_ofi_pingpong: read: %s\n", fi_strerror((int)-rc));
-    exit(1);
-  }
+  POST(s, "read", fi_readmsg(s->ep, &msg, FI_COMPLETION));
   wait_completion(s, "a read's completion");
 }
 
@@ -165,18 +157,10 @@ static uint64_t fetch_add(struct side* s, uint64_t offset) {
   static uint64_t one = 1;
   uint64_t old = 0;
   struct fi_ioc operand = {&one, 1}, result = {&old, 1};
-  struct fi_rma_ioc target = {(s->virt_addr ? s->remote.base : 0) + offset, 1, s->remote.key};
+  struct fi_rma_ioc target = {remote_addr(s, offset), 1, s->remote.key};
   struct fi_msg_atomic msg = {.msg_iov = &operand, .iov_count = 1, .addr = s->peer, .rma_iov = &target,
                               .rma_iov_count = 1, .datatype = FI_UINT64, .op = FI_SUM, .context = &old};
-  ssize_t rc;
-  do {
-    rc = fi_fetch_atomicmsg(s->ep, &msg, &result, NULL, 1, FI_COMPLETION);
-    if (rc == -FI_EAGAIN) progress(s);
-  } while (rc == -FI_EAGAIN);
-  if (rc) {
-    fprintf(stderr, "ref_ofi_pingpong: fetch_atomic: %s\n", fi_strerror((int)-rc));
-    exit(1);
-  }
+  POST(s, "fetch_atomic", fi_fetch_atomicmsg(s->ep, &msg, &result, NULL, 1, FI_COMPLETION));
   wait_completion(s, "fetch_atomic's completion");
   return old;
 }
