@@ -12,10 +12,14 @@
  * computes for as long as comm took (work), or sends, computes, then waits (both).  The
  * hidden share is (comm + work - both) / comm: 1 when the transfer fully overlaps the work,
  * 0 when it happens only once the work is over.
+ * Last, what each way costs the CPU on its own: PE 0 tells itself, 1024 times in a row with
+ * a tag (or a signal word) per message, as a pipeline of rows does, while the other PEs wait
+ * in a barrier: notify's start, put and wait against signal's put and wait, in nanoseconds
+ * per message (size column 8).
  * Uses Tandem's <shmemx.h> (the only benchmark that does).
  *
  * CSV metrics: notify_<method>_half_rtt_us, notify_overlap_comm_us, notify_overlap_both_us,
- * notify_overlap_hidden (per size). */
+ * notify_overlap_hidden (per size), notify_self_notify_ns, notify_self_signal_ns. */
 /* perf_shmem.h first: it defines _GNU_SOURCE before any system header. */
 #include "perf_shmem.h"
 
@@ -115,6 +119,43 @@ static void overlap(char* buffer, const char* source, size_t size, int me, shmem
   }
 }
 
+#define SELF_ROWS 1024
+static double self_cell[SELF_ROWS];
+static uint64_t self_sig[SELF_ROWS];
+
+static void self_cost(const struct perf_opts* o, int me) {
+  shmemx_notify_t reqs[SELF_ROWS];
+  for (int i = 0; i < SELF_ROWS; ++i) shmemx_notify_init(me, i, 1, &reqs[i]);
+  const long rounds = perf_iterations(o, 1, 200, 1, 200);
+  const double value = 1;
+  double tn[PERF_MAX_REPS], ts[PERF_MAX_REPS];
+  for (int r = 0; r < o->reps && me == 0; ++r) {
+    double t0 = perf_now_us();
+    for (long k = 0; k < rounds; ++k) {
+      for (int i = 0; i < SELF_ROWS; ++i) shmemx_notify_start(reqs[i]);
+      for (int i = 0; i < SELF_ROWS; ++i) {
+        shmemx_putmem_notify(&self_cell[i], &value, sizeof value, me, i);
+        shmemx_notify_wait(reqs[i], NULL);
+      }
+    }
+    tn[r] = (perf_now_us() - t0) * 1e3 / (double)(rounds * SELF_ROWS);
+    for (int i = 0; i < SELF_ROWS; ++i) self_sig[i] = 0;
+    t0 = perf_now_us();
+    for (long k = 1; k <= rounds; ++k)
+      for (int i = 0; i < SELF_ROWS; ++i) {
+        shmem_putmem_signal(&self_cell[i], &value, sizeof value, &self_sig[i], (uint64_t)k, SHMEM_SIGNAL_SET, me);
+        shmem_uint64_wait_until(&self_sig[i], SHMEM_CMP_EQ, (uint64_t)k);
+      }
+    ts[r] = (perf_now_us() - t0) * 1e3 / (double)(rounds * SELF_ROWS);
+  }
+  if (me == 0) {
+    perf_emit(sizeof value, rounds * SELF_ROWS, "notify_self_notify_ns", tn, o->reps, 1);
+    perf_emit(sizeof value, rounds * SELF_ROWS, "notify_self_signal_ns", ts, o->reps, 1);
+  }
+  shmem_barrier_all();
+  for (int i = 0; i < SELF_ROWS; ++i) shmemx_notify_free(&reqs[i]);
+}
+
 int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
   perf_parse(argc, argv, &o);
@@ -144,6 +185,7 @@ int main(int argc, char** argv) {
   }
   for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1)
     overlap(buffer, source, size, me, req, &o);
+  self_cost(&o, me);
   shmem_barrier_all();
   shmemx_notify_free(&req);
   free(source);
