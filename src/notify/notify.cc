@@ -262,6 +262,12 @@ bool take(Request* r, shmemx_notify_status_t* status) {
   return true;
 }
 
+// After a poll(), the look at the network that a call a program may spin on makes
+// (drive_progress_in_spin()); on one node that look is a poll() too, so it is left out.
+void look_after_poll() {
+  if (rt().spans_nodes) drive_progress_in_spin();
+}
+
 }  // namespace
 
 void init(const char* call) {
@@ -394,7 +400,7 @@ int request_test(shmemx_notify_t r, int* flag, shmemx_notify_status_t* status) {
   if (!flag || !valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
   if (r->state.load(std::memory_order_acquire) == State::Inactive) return SHMEMX_NOTIFY_ERR_INACTIVE;
   poll();
-  if (rt().spans_nodes) drive_progress_in_spin();  // on one node its look is the poll just made
+  look_after_poll();
   *flag = take(r, status);
   return SHMEMX_NOTIFY_SUCCESS;
 }
@@ -404,9 +410,7 @@ namespace {
 // shmemx_notify_waitany (`index` given) and shmemx_notify_wait (one request, no index).
 // Requests complete in the lanes' drain (poll(), also at every pause) and in the network's
 // progress (every pause); the loop takes a completed one back without the lock.  A request
-// complete at once gets the look at the network of a wait whose condition already holds
-// (drive_progress_in_spin()); on one node that look is a poll(), which the wait has just
-// made.
+// complete at once gets the look of a wait whose condition already holds (look_after_poll()).
 int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx_notify_status_t* status) {
   const bool any = index != nullptr;
   Backoff backoff(call);
@@ -419,7 +423,7 @@ int wait_any(const char* call, int n, shmemx_notify_t reqs[], int* index, shmemx
       if (!valid(r)) return SHMEMX_NOTIFY_ERR_REQUEST;
       if (take(r, status)) {
         if (any) *index = i;
-        if (at_once && rt().spans_nodes) drive_progress_in_spin();
+        if (at_once) look_after_poll();
         return SHMEMX_NOTIFY_SUCCESS;
       }
       waiting |= r->state.load(std::memory_order_relaxed) != State::Inactive;
