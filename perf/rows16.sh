@@ -55,7 +55,7 @@ AWK
 )
     done
     echo; echo "## Tandem alone (best of the repetitions)"; echo
-    for f in apps-n1 apps-n1-np2 apps-n2 barrier-n1 barrier-n2 barrier-n4 putlat-n2 bfs-adaptive bfs-eager bfs-lazy busy-1 busy-2 busy-3; do
+    for f in apps-n1 apps-n1-np2 apps-n1-np4 apps-n1-np8 notify-n1 apps-n2 barrier-n1 barrier-n2 barrier-n4 putlat-n2 bfs-adaptive bfs-eager bfs-lazy busy-1 busy-2 busy-3; do
       [ -s "$d/$f.csv" ] || continue
       printf -- "- %s: %s\n" "$f" "$(awk -F, '!/^#/ && !/median/ { printf "%s %s=%.4g; ", $1, $3, $4 }' "$d/$f.csv")"
     done
@@ -111,6 +111,8 @@ export PERF_SOLO_POLL=1
 t apps-n2 60 "$O" --nodes 2 -n "$NP" "$P/notify_apps" -r 5
 t apps-n1 60 "$O" -n "$NP" "$P/notify_apps" -r 5
 t apps-n1-np2 30 "$O" -n 2 "$P/notify_apps" -r 5
+for n in 4 8; do t apps-n1-np$n 30 "$O" -n $n "$P/notify_apps" -r 5; done
+t notify-n1 30 "$O" -n 2 "$P/notify" -m 8 -M 8 -r 5
 for n in 1 2 4; do t barrier-n$n 30 "$O" --nodes $n -n "$NP" "$P/barrier" -r 5; done
 t putlat-n2 30 "$O" --nodes 2 -n 2 "$P/put_latency" -M 64 -r 3 -x 0.1
 
