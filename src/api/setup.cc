@@ -16,6 +16,7 @@
 #include "api/api.h"
 #include "boot/pmix_boot.h"
 #include "coll/team.h"
+#include "mem/shared_file.h"
 #include "mem/symmetric.h"
 #include "mem/target.h"
 #include "nbi/progress_thread.h"
@@ -33,6 +34,10 @@ Context default_context;
 void runtime_finalize(const char* call);
 
 namespace {
+
+// A PE's files in /dev/shm stay linked only through its shmem_init; one of a dead process
+// older than this is a leftover (remove_stale_shared_files).
+constexpr std::chrono::minutes kStaleSharedFileAge{10};
 
 // The job's bootstrap.  Never destroyed: exit paths may still abort the job through it.
 PmixBoot& boot() {
@@ -204,6 +209,8 @@ void runtime_init(const char* call, int requested_threads) {
   symmetric_map_peers(call, boot().allgather(call, "tandem.segments", symmetric_card()));
   boot().fence(call);  // every peer has mapped our files
   symmetric_unlink();
+  // A node's first PE removes what jobs killed whole during their start left in /dev/shm.
+  if (r.my_machine_index == 0) remove_stale_shared_files(kStaleSharedFileAge);
 
   ofi::Transport* network = nullptr;
   if (r.spans_nodes) {

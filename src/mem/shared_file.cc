@@ -1,12 +1,16 @@
 #include "mem/shared_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <mutex>
 #include <set>
 
@@ -15,6 +19,25 @@
 namespace tandem {
 
 namespace {
+constexpr char kPrefix[] = "tandem-";
+constexpr size_t kPrefixLength = sizeof kPrefix - 1;
+
+// Whether `pid` has ended: no such process, or a zombie that its parent has not reaped yet
+// (the PEs of a launcher killed with them are reparented, and some inits reap late).
+// EPERM from kill means a live process of another user.
+bool process_gone(pid_t pid) {
+  if (kill(pid, 0) != 0) return errno == ESRCH;
+  char path[32];
+  snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  FILE* f = fopen(path, "re");
+  if (f == nullptr) return false;
+  char line[512];
+  const bool read = fgets(line, sizeof line, f) != nullptr;
+  fclose(f);
+  const char* paren = read ? strrchr(line, ')') : nullptr;  // the name may hold anything
+  return paren != nullptr && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
 // Names still linked, so that an exit path can remove them.  A plain array of fixed
 // strings would do too; the set is touched only at init and exit.
 std::mutex linked_mutex;
@@ -26,7 +49,7 @@ std::set<std::string>& linked_names() {
 
 SharedFile SharedFile::create(const char* call, const std::string& what, size_t size) {
   SharedFile f;
-  f.name_ = "/tandem-" + std::to_string(getpid()) + "-" + what;
+  f.name_ = "/" + std::string(kPrefix) + std::to_string(getpid()) + "-" + what;
   f.fd_ = shm_open(f.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (f.fd_ < 0)
     fatal(call, "cannot create shared memory /dev/shm%s: %s", f.name_.c_str(), strerror(errno));
@@ -80,6 +103,31 @@ void unlink_all_shared_files() {
   std::lock_guard<std::mutex> lock(linked_mutex);
   for (const auto& n : linked_names()) shm_unlink(n.c_str());
   linked_names().clear();
+}
+
+int remove_stale_shared_files(std::chrono::seconds min_age) {
+  DIR* dir = opendir("/dev/shm");
+  if (dir == nullptr) return 0;
+  const uid_t me = geteuid();
+  const time_t now = time(nullptr);
+  int removed = 0;
+  while (const dirent* entry = readdir(dir)) {
+    const char* name = entry->d_name;
+    if (strncmp(name, kPrefix, kPrefixLength) != 0) continue;
+    const char* digits = name + kPrefixLength;
+    pid_t pid = 0;
+    const char* end = digits;
+    for (; *end >= '0' && *end <= '9' && pid < 100000000; ++end) pid = pid * 10 + (*end - '0');
+    if (end == digits || *end != '-' || pid <= 0) continue;
+    struct stat st;
+    if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != me ||
+        !S_ISREG(st.st_mode) || now - st.st_mtime < min_age.count())
+      continue;
+    if (!process_gone(pid)) continue;
+    if (unlinkat(dirfd(dir), name, 0) == 0) ++removed;
+  }
+  closedir(dir);
+  return removed;
 }
 
 }  // namespace tandem

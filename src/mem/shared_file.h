@@ -3,6 +3,7 @@
 // left behind; unlinked as soon as every peer has mapped it.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 
@@ -35,5 +36,13 @@ class SharedFile {
 
 // Unlinks every file this process created and has not unlinked yet (for exit paths).
 void unlink_all_shared_files();
+
+// Unlinks /dev/shm/tandem-<pid>-* files of this user whose creating process no longer exists
+// and that were last modified at least `min_age` ago; returns how many.  They are what a job
+// killed as a whole (launcher and PEs together, SIGKILL) during shmem_init leaves: a PE's
+// files are linked only from their creation until its node's peers have mapped them, and a
+// launcher that dies with its PEs cannot remove them.  The age keeps the sweep away from a
+// job still starting in another PID namespace that shares /dev/shm.
+int remove_stale_shared_files(std::chrono::seconds min_age);
 
 }  // namespace tandem

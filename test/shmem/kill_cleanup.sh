@@ -3,10 +3,15 @@
 #
 # oshrun must tear a job down when one of its PEs dies: after kill -9 of one PE, oshrun
 # exits with a non-zero status within 5 seconds, no process of the job remains, and
-# /dev/shm holds no tandem-<pid>-* file of any of its PEs.  Two cases:
+# /dev/shm holds no tandem-<pid>-* file of any of its PEs.  Three cases:
 #   running  the PEs are initialised and loop on barriers; one is killed;
 #   init     three PEs are inside shmem_init (their shared-memory files exist, they wait
-#            for the fourth), the fourth is held before shmem_init and killed there.
+#            for the fourth), the fourth is held before shmem_init and killed there;
+#   whole    as init, but oshrun and all four PEs are killed at once, so that nothing is
+#            left to clean up: their files stay.  Made 20 minutes old, they must be gone
+#            after the next job's start (the runtime sweeps files of dead processes older
+#            than 10 minutes), while an old file of a live process and a new one of a dead
+#            process stay.
 # PROGRAM is kill_target (see kill_target.c): it records its pid in TANDEM_TEST_PIDDIR,
 # "running.<pid>" once initialised, and with TANDEM_TEST_HOLD=1 waits for
 # "release.<pid>" before shmem_init.  OSHRUN-OPTIONs go to oshrun (for example
@@ -58,13 +63,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# One scenario: $1 = running or init.
+# The files the whole scenario left, made old; checked after the next job.
+stale=""
+
+# One scenario: $1 = running, init or whole.
 scenario() {
   local mode=$1
   piddir=$(mktemp -d "${TMPDIR:-/tmp}/tandem-kill-test.XXXXXX")
   local log="$piddir/log"
   echo "== scenario: $mode"
-  if [ "$mode" = init ]; then
+  if [ "$mode" != running ]; then
     TANDEM_TEST_PIDDIR=$piddir TANDEM_TEST_HOLD=1 "$oshrun" "${oshrun_options[@]}" -n 4 "$program" >"$log" 2>&1 &
   else
     TANDEM_TEST_PIDDIR=$piddir "$oshrun" "${oshrun_options[@]}" -n 4 "$program" >"$log" 2>&1 &
@@ -86,7 +94,7 @@ scenario() {
   local victim
   victim=$(echo "$pids" | sed -n 3p)
 
-  if [ "$mode" = init ]; then
+  if [ "$mode" != running ]; then
     for pid in $pids; do
       [ "$pid" = "$victim" ] || touch "$piddir/release.$pid"
     done
@@ -112,6 +120,23 @@ scenario() {
   fi
 
   alive "$launcher" || { fail "$mode: oshrun ended before the kill"; cat "$log"; return; }
+  if [ "$mode" = whole ]; then
+    kill -9 "$launcher" $pids
+    wait "$launcher" 2>/dev/null
+    launcher=""
+    sleep 0.2
+    for pid in $pids; do
+      alive "$pid" && fail "$mode: PE process $pid survived kill -9"
+      stale="$stale $(ls /dev/shm 2>/dev/null | grep -E "^tandem-$pid-" || true)"
+    done
+    stale=$(echo $stale)
+    [ -n "$stale" ] || fail "$mode: the killed job left no files in /dev/shm, so the sweep goes untested"
+    for f in $stale; do touch -d '20 minutes ago' "/dev/shm/$f"; done
+    echo "left by the whole job (made 20 minutes old): $stale"
+    rm -rf "$piddir"
+    piddir=""
+    return
+  fi
   local start
   start=$(date +%s.%N)
   kill -9 "$victim"
@@ -154,7 +179,24 @@ scenario() {
   piddir=""
 }
 
+scenario whole
+# An old file of a live process (this shell) and a new one of a dead process (a finished
+# subshell): neither is a leftover.
+dead_pid=$(sh -c 'echo $$')
+keep_live="/dev/shm/tandem-$$-test-live"
+keep_new="/dev/shm/tandem-$dead_pid-test-new"
+touch -d '20 minutes ago' "$keep_live"
+touch "$keep_new"
 scenario running
+for f in $stale; do
+  if [ -e "/dev/shm/$f" ]; then
+    fail "whole: the next job's start did not remove /dev/shm/$f"
+    rm -f "/dev/shm/$f"
+  fi
+done
+[ -e "$keep_live" ] || fail "the sweep removed a file of a live process: $keep_live"
+[ -e "$keep_new" ] || fail "the sweep removed a new file: $keep_new"
+rm -f "$keep_live" "$keep_new"
 scenario init
 
 if [ "$failed" -ne 0 ]; then
