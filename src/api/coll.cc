@@ -38,10 +38,10 @@ int alltoall(const char* call, shmem_team_t team, void* dest, const void* source
   return 0;
 }
 
-template <typename Fold, typename T>
+template <typename Op, typename T>
 int reduce(const char* call, shmem_team_t team, T* dest, const T* source, size_t count, Scan scan = Scan::None) {
   Group g = team_group(call, team);
-  coll::reduce(g, dest, source, count, Fold{}, scan);
+  coll::reduce(g, dest, source, count, coll::fold_of<T, Op>, scan);
   return 0;
 }
 
@@ -50,11 +50,11 @@ Group active_set(const char* call, int start, int log_stride, int size, long* ps
   return Group(call, start, log_stride, size, psync, SHMEM_SYNC_SIZE);
 }
 
-template <typename Fold, typename T>
+template <typename Op, typename T>
 void to_all(const char* call, T* dest, const T* source, int nreduce, int start, int log_stride, int size, long* psync) {
   if (nreduce < 0) fatal(call, "nreduce = %d is negative", nreduce);
   Group g = active_set(call, start, log_stride, size, psync);
-  if (g.member()) coll::reduce(g, dest, source, static_cast<size_t>(nreduce), Fold{});
+  if (g.member()) coll::reduce(g, dest, source, static_cast<size_t>(nreduce), coll::fold_of<T, Op>);
 }
 
 }  // namespace
