@@ -15,13 +15,11 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/pid_name.h"
 
 namespace tandem {
 
 namespace {
-constexpr char kPrefix[] = "tandem-";
-constexpr size_t kPrefixLength = sizeof kPrefix - 1;
-
 // Whether `pid` has ended: no such process, or a zombie that its parent has not reaped yet
 // (the PEs of a launcher killed with them are reparented, and some inits reap late).
 // EPERM from kill means a live process of another user.
@@ -49,7 +47,7 @@ std::set<std::string>& linked_names() {
 
 SharedFile SharedFile::create(const char* call, const std::string& what, size_t size) {
   SharedFile f;
-  f.name_ = "/" + std::string(kPrefix) + std::to_string(getpid()) + "-" + what;
+  f.name_ = "/" + std::string(kSharedFilePrefix) + std::to_string(getpid()) + "-" + what;
   f.fd_ = shm_open(f.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (f.fd_ < 0)
     fatal(call, "cannot create shared memory /dev/shm%s: %s", f.name_.c_str(), strerror(errno));
@@ -113,17 +111,13 @@ int remove_stale_shared_files(std::chrono::seconds min_age) {
   int removed = 0;
   while (const dirent* entry = readdir(dir)) {
     const char* name = entry->d_name;
-    if (strncmp(name, kPrefix, kPrefixLength) != 0) continue;
-    const char* digits = name + kPrefixLength;
-    pid_t pid = 0;
-    const char* end = digits;
-    for (; *end >= '0' && *end <= '9' && pid < 100000000; ++end) pid = pid * 10 + (*end - '0');
-    if (end == digits || *end != '-' || pid <= 0) continue;
+    const long pid = pid_in_name(name, kSharedFilePrefix, '-');
+    if (pid <= 0) continue;
     struct stat st;
     if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != me ||
         !S_ISREG(st.st_mode) || now - st.st_mtime < min_age.count())
       continue;
-    if (!process_gone(pid)) continue;
+    if (!process_gone(static_cast<pid_t>(pid))) continue;
     if (unlinkat(dirfd(dir), name, 0) == 0) ++removed;
   }
   closedir(dir);

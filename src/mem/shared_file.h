@@ -6,8 +6,12 @@
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 namespace tandem {
+
+// The start of every name SharedFile::create gives: tandem-<pid>-<what>.
+inline constexpr std::string_view kSharedFilePrefix = "tandem-";
 
 class SharedFile {
  public:

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <system_error>
 
+#include "core/pid_name.h"
+
 namespace tandem::oshrun {
 namespace {
 
@@ -33,13 +35,7 @@ std::string base_directory() {
 
 // "oshrun.<digits>.<suffix>": the shape create() gives its directories.
 bool looks_like_job_directory(std::string_view name) {
-  if (!name.starts_with(kPrefix)) return false;
-  name.remove_prefix(kPrefix.size());
-  std::size_t dot = name.find('.');
-  if (dot == 0 || dot == std::string_view::npos || dot + 1 == name.size()) return false;
-  for (char c : name.substr(0, dot))
-    if (c < '0' || c > '9') return false;
-  return true;
+  return pid_in_name(name, kPrefix, '.') >= 0 && !name.ends_with('.');
 }
 
 // A directory is stale when its lock file exists and can be locked: its oshrun is gone.

@@ -10,29 +10,19 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "core/pid_name.h"
+#include "mem/shared_file.h"
+
 namespace tandem::oshrun {
 namespace {
 
 constexpr const char* kShmDir = "/dev/shm";
-constexpr std::string_view kPrefix = "tandem-";
-
-// The <pid> of a file a PE makes: "tandem-<pid>-..." (the runtime's segments), or
+// The pid of the process that made a file: "tandem-<pid>-..." (the runtime's segments), or
 // "<pid>:<uid>:<n>" (an endpoint's region of libfabric's shm provider, which a PE that ends
-// without closing its endpoint leaves behind); -1 when the name has another shape.
-long pid_in_name(std::string_view name) {
-  char end = ':';
-  if (name.starts_with(kPrefix)) {
-    name.remove_prefix(kPrefix.size());
-    end = '-';
-  }
-  std::size_t at = name.find(end);
-  if (at == 0 || at == std::string_view::npos) return -1;
-  long pid = 0;
-  for (char c : name.substr(0, at)) {
-    if (c < '0' || c > '9' || pid > 100000000) return -1;
-    pid = pid * 10 + (c - '0');
-  }
-  return pid;
+// without closing its endpoint leaves behind); -1 for any other name.
+long creator_pid(std::string_view name) {
+  const long pid = pid_in_name(name, kSharedFilePrefix, '-');
+  return pid >= 0 ? pid : pid_in_name(name, "", ':');
 }
 
 }  // namespace
@@ -45,7 +35,7 @@ int remove_leftover_shm(const std::vector<pid_t>& pids, bool verbose) {
   const uid_t me = ::geteuid();
   int removed = 0;
   while (dirent* entry = ::readdir(dir)) {
-    long pid = pid_in_name(entry->d_name);
+    long pid = creator_pid(entry->d_name);
     if (pid < 0 || !wanted.contains(pid)) continue;
     // Another user's file that happens to match is not ours to remove.
     struct stat st;
