@@ -39,11 +39,8 @@
 // through one leader per node instead (node_member).
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
-#include <cstring>
 #include <type_traits>
-#include <vector>
 
 #include "coll/team.h"
 #include "mem/target.h"
