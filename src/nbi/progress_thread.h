@@ -2,7 +2,8 @@
 // computes, so that peers' puts, gets and atomics on this PE's memory complete with
 // manual-progress providers.  It sleeps in the provider's wait object when idle, and is
 // pinned (hwloc) to a core the node's PEs leave free, when there is one; without one, it
-// shares its PE's core and keeps off while the PE drives progress itself.
+// shares the PEs' cores (those its PE is not bound to, where a launcher bound it) and keeps
+// off while the PE drives progress itself.
 #pragma once
 
 #include <atomic>
