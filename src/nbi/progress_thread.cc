@@ -1,6 +1,9 @@
 #include "nbi/progress_thread.h"
 
 #include <hwloc.h>
+#include <hwloc/glibc-sched.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/prctl.h>
 
 #include "core/backoff.h"
@@ -11,17 +14,33 @@ namespace tandem {
 
 namespace {
 
+// The node's topology, loaded once per process and kept (a load reads sysfs: 20-30 ms on a
+// 2-core virtual machine, on every PE's way through shmem_init); nullptr if hwloc failed.
+// hwloc allows lookups and bindings on a loaded topology from any thread.
+hwloc_topology_t topology() {
+  struct Loaded {
+    hwloc_topology_t topology = nullptr;
+    Loaded() {
+      if (hwloc_topology_init(&topology) != 0) {
+        topology = nullptr;
+      } else if (hwloc_topology_load(topology) != 0) {
+        hwloc_topology_destroy(topology);
+        topology = nullptr;
+      }
+    }
+    ~Loaded() {
+      if (topology) hwloc_topology_destroy(topology);
+    }
+  };
+  static const Loaded loaded;
+  return loaded.topology;
+}
+
 // Binds the calling thread to hwloc logical core `core`; false if that fails.
 bool bind_to_core(int core) {
-  hwloc_topology_t topology;
-  if (hwloc_topology_init(&topology) != 0) return false;
-  bool bound = false;
-  if (hwloc_topology_load(topology) == 0) {
-    hwloc_obj_t obj = hwloc_get_obj_by_type(topology, HWLOC_OBJ_CORE, static_cast<unsigned>(core));
-    bound = obj && hwloc_set_cpubind(topology, obj->cpuset, HWLOC_CPUBIND_THREAD) == 0;
-  }
-  hwloc_topology_destroy(topology);
-  return bound;
+  hwloc_topology_t t = topology();
+  hwloc_obj_t obj = t ? hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, static_cast<unsigned>(core)) : nullptr;
+  return obj && hwloc_set_cpubind(t, obj->cpuset, HWLOC_CPUBIND_THREAD) == 0;
 }
 
 // For a thread without a core of its own, started by a PE that a launcher bound to some of
@@ -30,22 +49,19 @@ bool bind_to_core(int core) {
 // PE computes, and the kernel lets a woken thread preempt a running one only once the
 // running one's slice ends (gets and fetch_adds on a computing PE across 2 virtual nodes
 // under mpirun: median 70-114 us against 28-57, worst 0.2-3.7 ms against 0.09-0.27;
-// perf/README.md, "A bound PE's progress thread").  Binds `thread` to the other cores the
-// process may use, where a PE that waits in the library yields to it; leaves it alone where
-// the PE's binding covers them all.  Called on the PE's thread.
-void leave_pe_cores(std::thread& thread) {
-  hwloc_topology_t topology;
-  if (hwloc_topology_init(&topology) != 0) return;
-  hwloc_bitmap_t pe = hwloc_bitmap_alloc();
-  hwloc_bitmap_t others = hwloc_bitmap_alloc();
-  if (pe && others && hwloc_topology_load(topology) == 0 &&
-      hwloc_get_cpubind(topology, pe, HWLOC_CPUBIND_THREAD) == 0) {
-    hwloc_bitmap_andnot(others, hwloc_topology_get_allowed_cpuset(topology), pe);
-    if (!hwloc_bitmap_iszero(others)) hwloc_set_thread_cpubind(topology, thread.native_handle(), others, 0);
-  }
-  hwloc_bitmap_free(others);
-  hwloc_bitmap_free(pe);
-  hwloc_topology_destroy(topology);
+// perf/README.md, "A bound PE's progress thread").  The other CPUs the process may use,
+// where a PE that waits in the library yields to it; false where the PE's binding covers
+// them all.  Asked on the PE's thread before the thread starts: hwloc opens and closes
+// descriptors, which the thread's socket watch may be reading.
+bool cpus_beside_pe(cpu_set_t* others) {
+  hwloc_topology_t t = topology();
+  cpu_set_t pe;
+  if (!t || sched_getaffinity(0, sizeof pe, &pe) != 0 ||
+      hwloc_cpuset_to_glibc_sched_affinity(t, hwloc_topology_get_allowed_cpuset(t), others, sizeof *others) != 0)
+    return false;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &pe)) CPU_CLR(cpu, others);
+  return CPU_COUNT(others) > 0;
 }
 
 // What the thread finds to do without sleeping (one thread per process): Ops the scheduler
@@ -57,11 +73,8 @@ bool busy() { return scheduler().proxy_work() || (busy_own_core && busy_network-
 }  // namespace
 
 int core_count() {
-  hwloc_topology_t topology;
-  if (hwloc_topology_init(&topology) != 0) return 1;
-  int cores = 1;
-  if (hwloc_topology_load(topology) == 0) cores = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE);
-  hwloc_topology_destroy(topology);
+  hwloc_topology_t t = topology();
+  const int cores = t ? hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE) : 1;
   return cores > 0 ? cores : 1;
 }
 
@@ -77,8 +90,10 @@ void ProgressThread::start(ofi::Transport* network, int core) {
   busy_network = network;
   busy_own_core = core >= 0;
   stopping_ = false;
+  cpu_set_t others;
+  const bool move = core < 0 && cpus_beside_pe(&others);
   thread_ = std::thread([this] { run(); });
-  if (core < 0) leave_pe_cores(thread_);
+  if (move) pthread_setaffinity_np(thread_.native_handle(), sizeof others, &others);
 }
 
 void ProgressThread::run() {
