@@ -11,6 +11,10 @@
  * target goes from its bookkeeping in the library straight to a busy wait for the next
  * start).
  *
+ * With -s 1, PE 0 also prints every sample of each kind on stderr, in order (a line per kind:
+ * get, put_quiet, fetch_add, just_begun), so that the first operation and the worst of the
+ * rest can be told apart.
+ *
  * CSV metrics (per operation, best and median of the samples, and the worst):
  * busy_get_us, busy_put_quiet_us, busy_fetch_add_us, each also _max; busy_during (1: every
  * operation completed while PE 1 computed); busy_put_quiet_just_begun_us, also _max. */
@@ -20,6 +24,12 @@ static long computing = 1;
 static long word;
 
 enum { kSamples = 20 };
+
+static void print_samples(const char* what, const double* t, int n) {
+  fprintf(stderr, "# samples %s:", what);
+  for (int i = 0; i < n; ++i) fprintf(stderr, " %.0f", t[i]);
+  fprintf(stderr, "\n");
+}
 
 static void emit_max(const char* metric, const double* t, int n) {
   double worst = 0;
@@ -31,6 +41,7 @@ static void emit_max(const char* metric, const double* t, int n) {
 int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
   const long compute_ms = perf_take_count(&argc, argv, "-c", 2000, "compute time of PE 1 in ms");
+  const long samples = perf_take_count(&argc, argv, "-s", 0, "1: print every sample on stderr");
   perf_parse(argc, argv, &o);
   const int me = perf_shmem_start("busy_target", &o);
   if (shmem_n_pes() < 2) {
@@ -66,6 +77,11 @@ int main(int argc, char** argv) {
       }
     }
     const long during = shmem_long_g(&computing, 1);
+    if (samples) {
+      print_samples("get", get, n);
+      print_samples("put_quiet", put, n);
+      print_samples("fetch_add", amo, n);
+    }
     perf_emit(8, n, "busy_get_us", get, n, 1);
     emit_max("busy_get_us", get, n);
     perf_emit(8, n, "busy_put_quiet_us", put, n, 1);
@@ -92,6 +108,7 @@ int main(int argc, char** argv) {
     shmem_barrier_all();
   }
   if (me == 0) {
+    if (samples) print_samples("just_begun", begun, kJustBegunRounds);
     perf_emit(8, kJustBegunRounds, "busy_put_quiet_just_begun_us", begun, kJustBegunRounds, 1);
     emit_max("busy_put_quiet_just_begun_us", begun, kJustBegunRounds);
   }
