@@ -55,7 +55,14 @@ AWK
 )
     done
     echo; echo "## Tandem alone (best of the repetitions)"; echo
-    for f in apps-n1 apps-n1-np2 apps-n1-np4 apps-n1-np8 notify-n1 apps-n2 barrier-n1 barrier-n2 barrier-n4 putlat-n2 bfs-adaptive bfs-eager bfs-lazy busy-1 busy-2 busy-3; do
+    # busy_target's samples (-s 1): the first operation of each kind, then the worst of the rest.
+    for f in busy-1 busy-2 busy-3 busy-bound-1 busy-bound-2; do
+      [ -s "$d/$f.err" ] || continue
+      printf -- "- %s samples (first / worst of the rest, us): %s\n" "$f" "$(awk '/^# samples/ { w = 0
+          for (i = 5; i <= NF; i++) if ($i + 0 > w) w = $i + 0
+          printf "%s %s/%s; ", $3, $4, w }' "$d/$f.err")"
+    done
+    for f in apps-n1 apps-n1-np2 apps-n1-np4 apps-n1-np8 notify-n1 apps-n2 barrier-n1 barrier-n2 barrier-n4 putlat-n2 bfs-adaptive bfs-eager bfs-lazy busy-1 busy-2 busy-3 busy-bound-1 busy-bound-2; do
       [ -s "$d/$f.csv" ] || continue
       printf -- "- %s: %s\n" "$f" "$(awk -F, '!/^#/ && !/median/ { printf "%s %s=%.4g; ", $1, $3, $4 }' "$d/$f.csv")"
     done
@@ -135,7 +142,12 @@ for r in $(seq "$ROUNDS"); do
     done
     # A computing target while every core is busy (one spinner per other core), defaults.
     spin=(); for ((c = 2; c < $(nproc); c++)); do (while :; do :; done) & spin+=($!); done
-    for k in 1 2 3; do PERF_SOLO_POLL=0 t busy-$k 30 "$O" --nodes 2 -n 2 "$P/busy_target" -c 1000; done
+    for k in 1 2 3; do PERF_SOLO_POLL=0 t busy-$k 30 "$O" --nodes 2 -n 2 "$P/busy_target" -c 1000 -s 1; done
+    # The same with each PE bound to a core before it starts, as mpirun and srun bind.
+    for k in 1 2; do
+      PERF_SOLO_POLL=0 t busy-bound-$k 30 "$O" --nodes 2 -n 2 sh -c 'exec taskset -c "$PMIX_RANK" "$@"' sh \
+        "$P/busy_target" -c 1000 -s 1
+    done
     kill "${spin[@]}" 2>/dev/null; wait "${spin[@]}" 2>/dev/null
     # Atomics and gets across nodes, 2 PEs; after a computation also without the progress thread.
     for k in fetch_add get_latency gap_latency; do
