@@ -14,8 +14,9 @@ namespace tandem {
 
 namespace {
 
-// The node's topology, loaded once per process and kept (a load reads sysfs: 20-30 ms on a
-// 2-core virtual machine, on every PE's way through shmem_init); nullptr if hwloc failed.
+// The node's topology, loaded once per process and kept (hwloc dlopens its plugins for the
+// first topology of a process and reads sysfs: 20-30 ms on a 2-core virtual machine, on
+// every PE's way through shmem_init); nullptr if hwloc failed.
 // hwloc allows lookups and bindings on a loaded topology from any thread.
 hwloc_topology_t topology() {
   struct Loaded {
@@ -48,7 +49,7 @@ bool bind_to_core(int core) {
 // --cpu-bind): the thread inherits that binding, so it would wake behind its PE whenever the
 // PE computes, and the kernel lets a woken thread preempt a running one only once the
 // running one's slice ends (gets and fetch_adds on a computing PE across 2 virtual nodes
-// under mpirun: median 70-114 us against 28-57, worst 0.2-3.7 ms against 0.09-0.27;
+// under mpirun: median 70-135 us against 27-57, worst up to 4.7 ms against 0.27;
 // perf/README.md, "A bound PE's progress thread").  The other CPUs the process may use,
 // where a PE that waits in the library yields to it; false where the PE's binding covers
 // them all.  Asked on the PE's thread before the thread starts: hwloc opens and closes
