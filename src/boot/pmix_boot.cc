@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 
 #include "core/backoff.h"
@@ -14,6 +15,16 @@ namespace tandem {
 
 namespace {
 pmix_proc_t self;
+
+// The PMIx job and rank this process was started as, as its launcher wrote them into the
+// environment, read when the library is loaded: before main, so before another library of
+// the program (MPI) can replace them.
+std::string launch_variable(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
+}
+const std::string launched_job = launch_variable("PMIX_NAMESPACE");
+const std::string launched_rank = launch_variable("PMIX_RANK");
 
 // The launcher is gone (killed, or it lost this PE): nothing can complete any more, and a PE
 // left spinning in a wait would run on forever.
@@ -38,6 +49,17 @@ void PmixBoot::init(const char* call) {
   PMIx_Register_event_handler(&lost, 1, nullptr, 0, on_lost_launcher, nullptr, nullptr);
   rank_ = static_cast<int>(self.rank);
   nspace_ = self.nspace;
+  // An MPI library that does not recognise its launcher (Open MPI 4 under a PMIx server
+  // other than its mpirun, Slurm's or Flux's) runs as a singleton with a PMIx server of its
+  // own; initialised first, it hands that server to this PMIx_Init, and each PE would be
+  // alone in a job of one.
+  if (!launched_job.empty() && launched_job != nspace_)
+    fatal(call,
+          "this process was started as rank %s of PMIx job %s, but a library initialised "
+          "before shmem_init (MPI_Init?) connected it to a PMIx server of its own (job %s): "
+          "that library did not recognise the launcher; start the program with its MPI's "
+          "mpirun or with srun --mpi=pmix (man 7 tandem, HYBRID PROGRAMS)",
+          launched_rank.c_str(), launched_job.c_str(), nspace_.c_str());
 
   pmix_proc_t wildcard;
   PMIX_PROC_CONSTRUCT(&wildcard);

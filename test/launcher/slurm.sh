@@ -2,7 +2,9 @@
 # Tandem PEs under Slurm's srun --mpi=pmix: a private one-machine Slurm (a controller and
 # one slurmd, no authentication daemon, no cgroups, ports of its own, everything in a
 # temporary directory) runs hello, the rank check and the RMA test on 4 PEs, on one node and
-# with TANDEM_VIRTUAL_NODES=2, and a PE calling shmem_global_exit ends the job.
+# with TANDEM_VIRTUAL_NODES=2, and a PE calling shmem_global_exit ends the job.  Where
+# Open MPI's mpicc builds MPI programs, the hybrid MPI + OpenSHMEM program (test/hybrid)
+# runs too, in both orders of MPI_Init and shmem_init.
 #
 # Skipped (status 77) where Slurm's daemons are not installed, where this is not root (slurmd
 # starts the PEs as the job's user), or where srun has no PMIx plugin.
@@ -97,6 +99,14 @@ if [ "$(sinfo -h -o %T 2>/dev/null)" != idle ]; then
 fi
 
 "$OSHCC" -o "$WORKDIR/hello" "${TANDEM_SRC:?}/examples/hello.c" || { fail "oshcc hello.c"; finish; }
+hybrid=
+if command -v "${MPICC:-mpicc}" >/dev/null &&
+   "${MPICC:-mpicc}" $("$OSHCC" --showme:compile) -o "$WORKDIR/hybrid" \
+     "$TANDEM_SRC/test/hybrid/hybrid.c" $("$OSHCC" --showme:link) 2>/dev/null; then
+  hybrid=$WORKDIR/hybrid
+else
+  echo "$TEST_NAME: no mpicc that builds an MPI program: the hybrid runs are left out"
+fi
 
 # run NAME OPTIONS...: srun --mpi=pmix with a time limit; output in $WORKDIR/out.NAME; the test
 # programs record their pids in $WORKDIR/pids.
@@ -126,6 +136,13 @@ for nodes in 1 2; do
   expect_eq "rma_types ($tag) status" 0 $?
   expect_grep "rma_types ($tag)" "$WORKDIR/out.rma" '^rma_types: passed on 4 PE\(s\)'
 
+  for order in mpi-first shmem-first; do
+    [ -n "$hybrid" ] || break
+    run hybrid -n 4 "$hybrid" "$order"
+    expect_eq "hybrid $order ($tag) status" 0 $?
+    expect_grep "hybrid $order ($tag)" "$WORKDIR/out.hybrid" "^hybrid: passed on 4 PE\(s\) \($order\)"
+  done
+
   # The last PE calls shmem_global_exit(3); srun ends every task and reports a failure.  The
   # end is timed from the call, which the PE prints: start-up across virtual nodes takes
   # seconds when the machine is loaded, and is not what this checks.
@@ -143,7 +160,7 @@ unset TANDEM_VIRTUAL_NODES
 
 # Every PE process of every job has ended and left nothing in /dev/shm.
 pids=$(ls "$WORKDIR/pids" | grep -E '^[0-9]+$')
-expect_eq "PE processes recorded" 24 "$(echo "$pids" | grep -c .)"
+expect_eq "PE processes recorded" $((${hybrid:+16} + 24)) "$(echo "$pids" | grep -c .)"
 sleep 0.5
 for pid in $pids; do
   kill -0 "$pid" 2>/dev/null && fail "PE process $pid outlived its job: $(ps -o args= -p "$pid")"

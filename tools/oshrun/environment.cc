@@ -19,20 +19,36 @@ bool is_foreign_pmix_variable(std::string_view name) {
   return name.starts_with("PMIX_") && !name.starts_with("PMIX_MCA_");
 }
 
-void set_variable(EnvironmentList& env, std::string_view name, std::string_view value) {
+// Sets NAME=value, replacing an earlier NAME unless `keep_existing`.
+void set_variable(EnvironmentList& env, std::string_view name, std::string_view value,
+                  bool keep_existing = false) {
   std::string entry = std::string(name) + "=" + std::string(value);
   for (auto& existing : env) {
     if (name_of(existing) == name) {
-      existing = std::move(entry);
+      if (!keep_existing) existing = std::move(entry);
       return;
     }
   }
   env.push_back(std::move(entry));
 }
 
+// A PE that also calls MPI_Init must find its MPI ranks in this job.  Open MPI 4 takes a
+// process that no launcher it knows (its own mpirun, Slurm, Flux, LSF) claims for a
+// singleton: it starts a PMIx server of its own and runs MPI on one process, and a SHMEM
+// library initialised after it joins that server.  These settings make it use the PMIx
+// server it was started with, as under srun.  Its per-job session files go into oshrun's
+// own directory, which goes with the job (Open MPI removes them only under mpirun).  A
+// setting of the user's wins; other MPIs and programs without MPI ignore them.
+void add_mpi_settings(EnvironmentList& env, const std::string& job_directory) {
+  set_variable(env, "OMPI_MCA_schizo", "^orte", true);
+  set_variable(env, "OMPI_MCA_ess", "pmi", true);
+  if (!job_directory.empty())
+    set_variable(env, "OMPI_MCA_orte_tmpdir_base", job_directory, true);
+}
+
 }  // namespace
 
-EnvironmentList build_pe_environment(const Options& options) {
+EnvironmentList build_pe_environment(const Options& options, const std::string& job_directory) {
   EnvironmentList env;
   for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
     std::string_view entry(*e);
@@ -50,6 +66,7 @@ EnvironmentList build_pe_environment(const Options& options) {
                    var.name.c_str(), var.name.c_str());
     }
   }
+  add_mpi_settings(env, job_directory);
   set_variable(env, "TANDEM_LAUNCHER", "oshrun");
   if (options.virtual_nodes > 0)
     set_variable(env, "TANDEM_VIRTUAL_NODES", std::to_string(options.virtual_nodes));

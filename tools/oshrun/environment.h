@@ -1,5 +1,6 @@
 // The environment every PE starts with: oshrun's own, minus another launcher's PMIx
-// contact details, plus -x settings and Tandem's launcher variables.  PMIx then adds
+// contact details, plus -x settings, what an MPI library in the PEs needs to take its ranks
+// from this job, and Tandem's launcher variables.  PMIx then adds
 // each PE's own connection details (PMIx_server_setup_fork).
 #pragma once
 
@@ -13,7 +14,8 @@ namespace tandem::oshrun {
 // "NAME=value" strings, one per variable, no duplicates.
 using EnvironmentList = std::vector<std::string>;
 
-EnvironmentList build_pe_environment(const Options& options);
+// `job_directory`: oshrun's private directory, removed with the job.
+EnvironmentList build_pe_environment(const Options& options, const std::string& job_directory);
 
 // A NULL-terminated array of malloc'd strings, the layout PMIx_server_setup_fork extends
 // with realloc.  Owns its contents.

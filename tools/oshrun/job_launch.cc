@@ -34,7 +34,7 @@ void Job::launch_all() {
     fail(1);
     return;
   }
-  const EnvironmentList environment = build_pe_environment(options_);
+  const EnvironmentList environment = build_pe_environment(options_, pmix_.tmpdir());
   if (options_.verbose) {
     say("oshrun: job " + pmix_.nspace() + ", " + std::to_string(options_.num_pes) +
         " PEs, PMIx server directory " + pmix_.tmpdir());
