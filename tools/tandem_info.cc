@@ -3,7 +3,9 @@
 // the libfabric providers.
 #include "config.h"
 
+#include <dlfcn.h>
 #include <hwloc.h>
+#include <pmix.h>
 #include <rdma/fabric.h>
 #include <shmem.h>
 
@@ -27,6 +29,22 @@ void print_topology() {
   printf("  packages %d, NUMA nodes %d, cores %d, hardware threads %d\n", count(HWLOC_OBJ_PACKAGE),
          count(HWLOC_OBJ_NUMANODE), count(HWLOC_OBJ_CORE), count(HWLOC_OBJ_PU));
   hwloc_topology_destroy(topology);
+}
+
+// The file each library Tandem stands on was loaded from: where a site's copy was configured
+// (--with-ofi, --with-pmix, --with-hwloc), these must be in that copy.
+const char* file_of(const void* symbol) {
+  Dl_info info;
+  return dladdr(symbol, &info) != 0 && info.dli_fname != nullptr ? info.dli_fname : "(unknown)";
+}
+
+void print_libraries() {
+  printf("  libfabric %u.%u: %s\n", FI_MAJOR(fi_version()), FI_MINOR(fi_version()),
+         tandem::ofi::library_file());
+  printf("  PMIx %s: %s\n", PMIx_Get_version(), file_of(reinterpret_cast<const void*>(&PMIx_Get_version)));
+  const unsigned hwloc = hwloc_get_api_version();
+  printf("  hwloc %u.%u: %s\n", hwloc >> 16, (hwloc >> 8) & 0xff,
+         file_of(reinterpret_cast<const void*>(&hwloc_get_api_version)));
 }
 
 // Every provider libfabric lists, in the order Tandem tries them when TANDEM_OFI_PROVIDER is
@@ -74,9 +92,10 @@ int main(int argc, char** argv) {
   printf("Environment:\n%s", tandem::config_report().c_str());
   printf("Topology (hwloc %s):\n", HWLOC_API_VERSION >= 0x20000 ? "2" : "1");
   print_topology();
-  printf("libfabric %u.%u providers, in the order Tandem tries them (TANDEM_OFI_PROVIDER unset):\n"
-         "  %-24s %-8s %s\n",
-         FI_MAJOR(fi_version()), FI_MINOR(fi_version()), "provider", "usable", "order; atomics; rules (or why not)");
+  printf("Libraries:\n");
+  print_libraries();
+  printf("libfabric providers, in the order Tandem tries them (TANDEM_OFI_PROVIDER unset):\n"
+         "  %-24s %-8s %s\n", "provider", "usable", "order; atomics; rules (or why not)");
   print_providers();
   return 0;
 }

@@ -1,3 +1,4 @@
+#include <config.h>  // the build's (src/config.h), not this directory's core/config.h
 #include "core/config.h"
 
 #include <algorithm>
@@ -37,7 +38,7 @@ const std::vector<ConfigEntry>& config_table() {
        "where the provider needs a descriptor for every local buffer (FI_MR_LOCAL): private buffers (not symmetric) of up to this many bytes are copied through registered bounce buffers, larger ones registered for the operation (64 to 256K)"},
       {"TANDEM_NETNS", nullptr, "",
        "a network namespace file (/var/run/netns/NAME) to open the network endpoint in, for testing virtual nodes on one machine (needs CAP_SYS_ADMIN)"},
-      {"TANDEM_PROGRESS_THREAD", nullptr, "auto",
+      {"TANDEM_PROGRESS_THREAD", nullptr, TANDEM_PROGRESS_THREAD_DEFAULT,
        "a thread that progresses the network while the PE computes, when PEs span nodes: auto or on (a thread woken by the traffic for its PE, on a core without a PE when the machine has one, else on its PE's core, where it keeps off while the PE waits in the library), off (no thread: a PE that neither calls the library nor waits in it stalls the peers that reach into its memory)"},
       {"TANDEM_NET_TIMEOUT", nullptr, "30",
        "seconds a wait on the network (quiet, a blocking get or fetching atomic, a retry of a busy network, a wait while this PE's operations to other nodes are outstanding) may see no completion at all before it ends the job with a message naming the PE that does not answer (a stopped process, a link that is down); 0: wait forever.  With TANDEM_PROGRESS_THREAD=off, a PE that computes without calling the library answers nothing meanwhile: keep this above its longest such stretch"},

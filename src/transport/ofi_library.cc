@@ -9,14 +9,17 @@
 #include "config.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_errno.h>
 #include <signal.h>
 
 #include <mutex>
+#include <string>
 
 #include "core/error.h"
 #include "transport/kept_signals.h"
+#include "transport/ofi_provider.h"
 
 namespace tandem::ofi {
 namespace {
@@ -28,6 +31,7 @@ struct Library {
   decltype(&::fi_fabric) fabric;
   decltype(&::fi_strerror) strerror;
   decltype(&::fi_version) version;
+  std::string file;  // the file the loader opened
 };
 
 template <typename F>
@@ -73,6 +77,8 @@ const Library& library() {
       }
     }
     if (!handle) fatal("libfabric", "cannot load libfabric.so.1, which PEs on other nodes need: %s", dlerror());
+    link_map* map = nullptr;
+    lib.file = dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr ? map->l_name : path;
     resolve(handle, path, "fi_getinfo", lib.getinfo);
     resolve(handle, path, "fi_freeinfo", lib.freeinfo);
     resolve(handle, path, "fi_dupinfo", lib.dupinfo);
@@ -85,6 +91,8 @@ const Library& library() {
 
 }  // namespace
 }  // namespace tandem::ofi
+
+const char* tandem::ofi::library_file() { return library().file.c_str(); }
 
 using tandem::ofi::library;
 

@@ -70,4 +70,8 @@ struct ProviderReport {
 };
 std::vector<ProviderReport> survey(const Rules& required);
 
+// The file libfabric is loaded from (loading it now if no call has yet): the copy that
+// configure found (TANDEM_FABRIC_LIBDIR) where it loads, else the loader's.
+const char* library_file();
+
 }  // namespace tandem::ofi

@@ -17,3 +17,13 @@ set_tests_properties(provider_check_shm PROPERTIES LABELS "fabric" TIMEOUT 120)
 # tandem_info's table of the providers: which it takes, which it refuses and why.
 add_test(tandem_info_providers bash "${TANDEM_SRC}/test/fabric/tandem_info.sh" "${TANDEM_BUILD}/tools/tandem_info")
 set_tests_properties(tandem_info_providers PROPERTIES LABELS "fabric" TIMEOUT 120)
+# The libraries Tandem loads are those configure found (pkg-config, or --with-ofi, --with-pmix
+# and --with-hwloc): CI's make distcheck configures against copies in other prefixes.
+add_test(tandem_info_libraries bash "${TANDEM_SRC}/test/fabric/libraries.sh"
+         "${TANDEM_BUILD}/tools/tandem_info" "${TANDEM_BUILD}/src/.libs/libtandem.so"
+         "${TANDEM_FABRIC_LIBDIR}" "${TANDEM_PMIX_LIBDIR}" "${TANDEM_HWLOC_LIBDIR}")
+set_tests_properties(tandem_info_libraries PROPERTIES LABELS "fabric" TIMEOUT 60)
+# What configure chose for the site shows as the default: --enable-progress-thread.
+add_test(tandem_info_defaults bash "${TANDEM_SRC}/test/fabric/defaults.sh"
+         "${TANDEM_BUILD}/tools/tandem_info" "${TANDEM_PROGRESS_THREAD_DEFAULT}")
+set_tests_properties(tandem_info_defaults PROPERTIES LABELS "fabric" TIMEOUT 60)

@@ -124,8 +124,10 @@ tandem_shmem_test(collectives_messages PROGRAM collectives NP 2 4 ENV TANDEM_NOT
 # The producer-consumer example of man 7 tandem_notify, compiled from the page.
 tandem_shmem_test(notify_example)
 # Every man page renders without warnings.
-add_test(man_pages bash "${TANDEM_SHMEM_SRC}/man_pages.sh" "${TANDEM_SRC}" "${TANDEM_BUILD}")
-set_tests_properties(man_pages PROPERTIES LABELS "docs" TIMEOUT 300)
+if(NOT TANDEM_MAN_PAGES STREQUAL "no")  # configure --disable-man-pages builds none
+  add_test(man_pages bash "${TANDEM_SHMEM_SRC}/man_pages.sh" "${TANDEM_SRC}" "${TANDEM_BUILD}")
+  set_tests_properties(man_pages PROPERTIES LABELS "docs" TIMEOUT 300)
+endif()
 # The library's exported data objects are the three fixed-size handles of shmem.h.
 add_test(abi_objects bash "${TANDEM_SHMEM_SRC}/abi_objects.sh" "${TANDEM_BUILD}/src/.libs/libtandem.so")
 set_tests_properties(abi_objects PROPERTIES LABELS "api" TIMEOUT 60)
