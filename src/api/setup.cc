@@ -79,11 +79,17 @@ int warm_up_partner(const Runtime& r) {
   return there[static_cast<size_t>(r.local_index) % there.size()];
 }
 
-// A string that is the same for PEs that share memory: the machine, and the virtual node.
-std::string node_key(int pe, int n_pes, int virtual_nodes) {
-  char host[256] = {0};
-  gethostname(host, sizeof host - 1);
-  std::string key = host;
+// A string that is the same for PEs that share memory: the node as the launcher names it
+// to PMIx (the machine's host name where it names none), the machine's boot, and the
+// virtual node.  The launcher's name, not the process's own: a host in a container or
+// namespace of its own may share the machine's name, or a node its name with another.
+std::string node_key(const std::string& launcher_host, int pe, int n_pes, int virtual_nodes) {
+  std::string key = launcher_host;
+  if (key.empty()) {
+    char host[256] = {0};
+    gethostname(host, sizeof host - 1);
+    key = host;
+  }
   if (FILE* f = fopen("/proc/sys/kernel/random/boot_id", "r")) {
     char boot[64] = {0};
     if (fgets(boot, sizeof boot, f)) key += std::string("/") + boot;
@@ -169,7 +175,7 @@ void runtime_init(const char* call, int requested_threads) {
 
   // Each PE publishes its node key and its CPU affinity in one blob.
   const std::vector<std::string> blobs = boot().allgather(
-      call, "tandem.node", affinity_bytes() + node_key(r.my_pe, r.n_pes, r.config.virtual_nodes));
+      call, "tandem.node", affinity_bytes() + node_key(boot().host(), r.my_pe, r.n_pes, r.config.virtual_nodes));
   std::vector<std::string> keys;
   for (const std::string& blob : blobs) keys.push_back(blob.substr(sizeof(cpu_set_t)));
   r.node_of.assign(static_cast<size_t>(r.n_pes), 0);

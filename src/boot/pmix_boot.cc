@@ -75,6 +75,16 @@ void PmixBoot::init(const char* call) {
   size_ = static_cast<int>(n);
 }
 
+std::string PmixBoot::host() const {
+  pmix_value_t* value = nullptr;
+  std::string name;
+  if (PMIx_Get(&self, PMIX_HOSTNAME, nullptr, 0, &value) == PMIX_SUCCESS && value != nullptr &&
+      value->type == PMIX_STRING && value->data.string != nullptr)
+    name = value->data.string;
+  if (value != nullptr) PMIX_VALUE_RELEASE(value);
+  return name;
+}
+
 void PmixBoot::finalize() {
   if (!up_) return;
   PMIx_Finalize(nullptr, 0);

@@ -16,6 +16,8 @@ class PmixBoot {
   int rank() const { return rank_; }
   int size() const { return size_; }
   const std::string& job() const { return nspace_; }
+  // The name of this PE's node as the launcher gives it (PMIX_HOSTNAME); "" if it gives none.
+  std::string host() const;
 
   // Publishes `blob` under `key`, then (collectively) gathers every PE's blob.
   std::vector<std::string> allgather(const char* call, const std::string& key,

@@ -9,6 +9,7 @@
 # Skipped (status 77) where Slurm's daemons are not installed, where this is not root (slurmd
 # starts the PEs as the job's user), or where srun has no PMIx plugin.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/slurm_lib.sh"
 
 skip() {
   echo "SKIP: $TEST_NAME: $*"
@@ -38,61 +39,20 @@ free_port() {
 }
 
 SL=$WORKDIR/slurm
-mkdir -p "$SL/state" "$SL/spool"
 node=$(hostname -s)
 export SLURM_CONF=$SL/slurm.conf
-cat >"$SLURM_CONF" <<EOF
-ClusterName=tandemtest
-SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=$(free_port)
-SlurmdPort=$(free_port)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/none
-CredType=cred/none
-StateSaveLocation=$SL/state
-SlurmdSpoolDir=$SL/spool
-SlurmctldPidFile=$SL/slurmctld.pid
-SlurmdPidFile=$SL/slurmd.pid
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SwitchType=switch/none
-MpiDefault=none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-ReturnToService=2
-NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
-PartitionName=tandem Nodes=ALL Default=YES MaxTime=10 State=UP OverSubscribe=FORCE:8
-EOF
+slurm_conf "$SLURM_CONF" "$SL" "$node(127.0.0.1)" "$(free_port)" "$(free_port)" \
+  "NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN"
 
 srun --mpi=list >"$WORKDIR/mpi" 2>&1
 grep -qw pmix "$WORKDIR/mpi" || skip "srun has no PMIx plugin: $(tr '\n' ' ' <"$WORKDIR/mpi")"
 
-daemons=()
-# slurmd first: it tells the controller that it is going.
-stop_slurm() {
-  local i pid
-  for ((i = ${#daemons[@]} - 1; i >= 0; i--)); do
-    pid=${daemons[i]}
-    kill "$pid" 2>/dev/null
-    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-  done
-  cleanup
-}
-trap stop_slurm EXIT
-
+trap 'slurm_stop; cleanup' EXIT
 slurmctld -D -c >"$SL/slurmctld.log" 2>&1 &
-daemons+=($!)
+slurm_daemons+=($!)
 slurmd -D >"$SL/slurmd.log" 2>&1 &
-daemons+=($!)
-for _ in $(seq 100); do
-  [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && break
-  sleep 0.2
-done
-if [ "$(sinfo -h -o %T 2>/dev/null)" != idle ]; then
+slurm_daemons+=($!)
+if ! slurm_wait_idle sinfo; then
   fail "the private Slurm did not come up; its logs:"
   sed 's/^/    | /' "$SL"/*.log >&2
   finish

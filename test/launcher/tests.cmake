@@ -29,3 +29,15 @@ set_tests_properties(launcher_slurm PROPERTIES
   TIMEOUT 300
   SKIP_RETURN_CODE 77
   ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD};TANDEM_SRC=${TANDEM_SRC};OSHRUN=${TANDEM_BUILD}/tools/oshrun/oshrun;MPICC=${TANDEM_MPICC}")
+# srun --mpi=pmix across 2 and 4 hosts of a private Slurm, each host a slurmd in network,
+# UTS and mount namespaces of its own (needs root, Slurm's daemons and iproute2; skipped
+# otherwise).
+foreach(hosts 2 4)
+  add_test(launcher_slurm_nodes${hosts} bash "${TANDEM_SRC}/test/launcher/slurm_hosts.sh" ${hosts})
+  set_tests_properties(launcher_slurm_nodes${hosts} PROPERTIES
+    LABELS "launcher;slurm;netns;internode"
+    TIMEOUT 300
+    PROCESSORS 2
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD};TANDEM_SRC=${TANDEM_SRC};OSHRUN=${TANDEM_BUILD}/tools/oshrun/oshrun")
+endforeach()

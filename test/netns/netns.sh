@@ -2,7 +2,8 @@
 # Virtual nodes in separate network namespaces, so that PEs on different nodes share
 # neither memory nor a loopback device: each node K is namespace tandem-<tag>-nK with one
 # veth (named tdm0 inside, address 10.77.<tag-octet>.(K+1)/24) plugged into a bridge that
-# lives in a hub namespace; the host's own networking is not touched.  Needs root and iproute2.
+# lives in a hub namespace (which has address 10.77.<tag-octet>.254 on it); the host's own
+# networking is not touched.  Needs root and iproute2.
 #
 #   netns.sh up K [RATE [DELAY]]   create K nodes; optional tc shaping of every node's link
 #                                  (e.g. RATE=10gbit DELAY=5us, a NIC-like link)
@@ -28,6 +29,8 @@ case "${1:-}" in
     ip -n "$hub" link add br0 type bridge
     ip -n "$hub" link set br0 up
     ip -n "$hub" link set lo up
+    # The hub's own address on the bridge, for daemons that serve every node (a controller).
+    ip -n "$hub" addr add "10.77.$octet.254/24" dev br0
     for ((k = 0; k < nodes; k++)); do
       ns="tandem-$tag-n$k"
       ip netns add "$ns"
