@@ -91,6 +91,30 @@ wait_for_sleepers() {
   return 0
 }
 
+# passes NAME PROGRAM ARGS...: the test's own `run NAME PROGRAM ARGS...` (its output in
+# $WORKDIR/out.NAME) exits 0, and the program says it passed on $PES PEs.
+passes() {
+  local name=$1 program=$2
+  run "$@"
+  local status=$?
+  expect_eq "$name: status" 0 "$status"
+  expect_grep "$name" "$WORKDIR/out.$name" "^$(basename "$program"): passed on ${PES:?} PE\(s\)"
+}
+
+# expect_pes_gone COUNT: COUNT PE processes recorded their pids in $WORKDIR/pids
+# (TANDEM_TEST_PIDDIR), and none of them is still running or has a file left in /dev/shm.
+expect_pes_gone() {
+  local pids pid left
+  sleep 0.5
+  pids=$(ls "$WORKDIR/pids" | grep -E '^[0-9]+$')
+  expect_eq "PE processes recorded" "$1" "$(echo "$pids" | grep -c .)"
+  for pid in $pids; do
+    kill -0 "$pid" 2>/dev/null && fail "PE process $pid outlived its job: $(ps -o args= -p "$pid")"
+    left=$(ls /dev/shm | grep -E "^tandem-$pid-" || true)
+    [ -z "$left" ] || fail "/dev/shm still holds files of PE process $pid: $left"
+  done
+}
+
 finish() {
   if [ "$failures" -ne 0 ]; then
     echo "$TEST_NAME: $failures check(s) failed" >&2

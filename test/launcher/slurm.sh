@@ -119,13 +119,6 @@ done
 unset TANDEM_VIRTUAL_NODES
 
 # Every PE process of every job has ended and left nothing in /dev/shm.
-pids=$(ls "$WORKDIR/pids" | grep -E '^[0-9]+$')
-expect_eq "PE processes recorded" $((${hybrid:+16} + 24)) "$(echo "$pids" | grep -c .)"
-sleep 0.5
-for pid in $pids; do
-  kill -0 "$pid" 2>/dev/null && fail "PE process $pid outlived its job: $(ps -o args= -p "$pid")"
-  left=$(ls /dev/shm | grep -E "^tandem-$pid-" || true)
-  [ -z "$left" ] || fail "/dev/shm still holds files of PE process $pid: $left"
-done
+expect_pes_gone $((${hybrid:+16} + 24))
 
 finish

@@ -66,6 +66,7 @@ if ! slurm_wait_idle in_hub sinfo; then
 fi
 
 pes=$((2 * hosts))
+PES=$pes
 mkdir -p "$WORKDIR/pids"
 # run NAME PROGRAM ARGS...: on every host, 2 PEs each, with a time limit; output in
 # $WORKDIR/out.NAME, status returned.
@@ -75,14 +76,6 @@ run() {
   (cd / && TANDEM_TEST_PIDDIR=$WORKDIR/pids timeout -k 5 90 nsenter --net="$hub" \
     srun --mpi=pmix -N "$hosts" -n "$pes" --overcommit --kill-on-bad-exit=1 "$@") \
     >"$WORKDIR/out.$name" 2>&1
-}
-# passes NAME PROGRAM ARGS...: the program exits 0 and says it passed.
-passes() {
-  local name=$1 program=$2
-  run "$@"
-  local status=$?
-  expect_eq "$name on $hosts hosts: status" 0 "$status"
-  expect_grep "$name on $hosts hosts" "$WORKDIR/out.$name" "^$(basename "$program"): passed on $pes PE\(s\)"
 }
 
 passes ranks "$SHMEM_BIN/ranks" "$pes" 2
@@ -112,13 +105,6 @@ status=$?
 [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "kill: srun exited with $status"
 expect_faster "kill: the job ends after the PE is killed" "$(elapsed "$t0")" 30
 
-sleep 0.5
-pids=$(ls "$WORKDIR/pids" | grep -E '^[0-9]+$')
-expect_eq "PE processes recorded" $((6 * pes)) "$(echo "$pids" | grep -c .)"
-for pid in $pids; do
-  kill -0 "$pid" 2>/dev/null && fail "PE process $pid outlived its job: $(ps -o args= -p "$pid")"
-  left=$(ls /dev/shm | grep -E "^tandem-$pid-" || true)
-  [ -z "$left" ] || fail "/dev/shm still holds files of PE process $pid: $left"
-done
+expect_pes_gone $((6 * pes))
 [ "$failures" -eq 0 ] || tail -n 30 "$WORKDIR"/out.* >&2
 finish

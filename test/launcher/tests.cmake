@@ -41,3 +41,14 @@ foreach(hosts 2 4)
     SKIP_RETURN_CODE 77
     ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD};TANDEM_SRC=${TANDEM_SRC};OSHRUN=${TANDEM_BUILD}/tools/oshrun/oshrun")
 endforeach()
+# Open MPI's mpirun across 2 hosts made the same way, its remote shell a script that enters
+# a host's namespaces (needs root, mpirun and iproute2; skipped otherwise).
+if(TANDEM_MPIRUN)
+  add_test(launcher_mpirun_hosts bash "${TANDEM_SRC}/test/launcher/mpirun_hosts.sh")
+  set_tests_properties(launcher_mpirun_hosts PROPERTIES
+    LABELS "launcher;netns;internode"
+    TIMEOUT 300
+    PROCESSORS 2
+    SKIP_RETURN_CODE 77
+    ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD};TANDEM_SRC=${TANDEM_SRC};OSHRUN=${TANDEM_BUILD}/tools/oshrun/oshrun;MPIRUN=${TANDEM_MPIRUN};MPICC=${TANDEM_MPICC}")
+endif()
