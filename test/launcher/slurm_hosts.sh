@@ -7,8 +7,9 @@
 # nodes must be Slurm's, which the PEs learn from PMIx alone: with N=2 both hosts have the
 # same host name, as containers may, and must not be taken for one node), the RMA, atomics
 # and collectives tests (between hosts only a host's own address reaches another: these pass
-# only if every PE published one), shmem_global_exit, and a PE killed with SIGKILL, which
-# must end the job; no PE process and no /dev/shm file may outlive a job.
+# only if every PE published one), the hybrid MPI + OpenSHMEM program in both orders (N=4,
+# where Open MPI's mpicc builds it), shmem_global_exit, and a PE killed with SIGKILL, which must
+# end the job; no PE process and no /dev/shm file may outlive a job.
 #
 # Skipped (77) without root, Slurm's daemons, srun's PMIx plugin, iproute2 or unshare.
 export TMPDIR=/var/tmp  # every host's /tmp is its own: the test's files live elsewhere
@@ -83,6 +84,26 @@ passes rma_types "$SHMEM_BIN/rma_types"
 passes atomics "$SHMEM_BIN/atomics"
 passes collectives "$SHMEM_BIN/collectives"
 
+runs=4
+# A program that uses MPI too, in both orders, where Open MPI's mpicc builds one; not on
+# hosts that share a name, which Open MPI takes for one node (its shared-memory transport
+# between them crashes).
+OSHCC=${OSHCC:-$TANDEM_BUILD/tools/oshcc}
+if [ "$hosts" -eq 2 ]; then
+  echo "$TEST_NAME: the hosts share a name: the hybrid runs are left out"
+elif command -v "${MPICC:-mpicc}" >/dev/null &&
+   "${MPICC:-mpicc}" $("$OSHCC" --showme:compile) -o "$WORKDIR/hybrid" \
+     "$TANDEM_SRC/test/hybrid/hybrid.c" $("$OSHCC" --showme:link) 2>/dev/null; then
+  for order in mpi-first shmem-first; do
+    run "hybrid-$order" "$WORKDIR/hybrid" "$order"
+    expect_eq "hybrid $order: status" 0 $?
+    expect_grep "hybrid $order" "$WORKDIR/out.hybrid-$order" "^hybrid: passed on $pes PE\(s\) \($order\)"
+    runs=$((runs + 1))
+  done
+else
+  echo "$TEST_NAME: no mpicc that builds an MPI program: the hybrid runs are left out"
+fi
+
 # The last PE calls shmem_global_exit(3): srun ends every task and reports a failure.
 run exit "$SHMEM_BIN/negative" global_exit
 status=$?
@@ -105,6 +126,6 @@ status=$?
 [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "kill: srun exited with $status"
 expect_faster "kill: the job ends after the PE is killed" "$(elapsed "$t0")" 30
 
-expect_pes_gone $((6 * pes))
+expect_pes_gone $(((runs + 2) * pes))
 [ "$failures" -eq 0 ] || tail -n 30 "$WORKDIR"/out.* >&2
 finish

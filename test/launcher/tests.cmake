@@ -39,7 +39,7 @@ foreach(hosts 2 4)
     TIMEOUT 300
     PROCESSORS 2
     SKIP_RETURN_CODE 77
-    ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD};TANDEM_SRC=${TANDEM_SRC};OSHRUN=${TANDEM_BUILD}/tools/oshrun/oshrun")
+    ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD};TANDEM_SRC=${TANDEM_SRC};OSHRUN=${TANDEM_BUILD}/tools/oshrun/oshrun;MPICC=${TANDEM_MPICC}")
 endforeach()
 # Open MPI's mpirun across 2 hosts made the same way, its remote shell a script that enters
 # a host's namespaces (needs root, mpirun and iproute2; skipped otherwise).
