@@ -101,6 +101,31 @@ passes() {
   expect_grep "$name" "$WORKDIR/out.$name" "^$(basename "$program"): passed on ${PES:?} PE\(s\)"
 }
 
+# build_hybrid: the hybrid MPI + OpenSHMEM program (test/hybrid/hybrid.c) as
+# $WORKDIR/hybrid, built with Open MPI's mpicc ($MPICC) and oshcc's flags ($OSHCC); false,
+# saying so, where no mpicc builds an MPI program.
+build_hybrid() {
+  if command -v "${MPICC:-mpicc}" >/dev/null &&
+     "${MPICC:-mpicc}" $("${OSHCC:?}" --showme:compile) -o "$WORKDIR/hybrid" \
+       "${TANDEM_SRC:?}/test/hybrid/hybrid.c" $("$OSHCC" --showme:link) 2>/dev/null; then
+    return 0
+  fi
+  echo "$TEST_NAME: no mpicc that builds an MPI program: the hybrid runs are left out"
+  return 1
+}
+
+# hybrid_passes: the test's `run` of $WORKDIR/hybrid in both orders passes on $PES PEs;
+# adds the runs to $runs.
+hybrid_passes() {
+  local order
+  for order in mpi-first shmem-first; do
+    run "hybrid-$order" "$WORKDIR/hybrid" "$order"
+    expect_eq "hybrid $order: status" 0 $?
+    expect_grep "hybrid $order" "$WORKDIR/out.hybrid-$order" "^hybrid: passed on ${PES:?} PE\(s\) \($order\)"
+    runs=$((runs + 1))
+  done
+}
+
 # expect_pes_gone COUNT: COUNT PE processes recorded their pids in $WORKDIR/pids
 # (TANDEM_TEST_PIDDIR), and none of them is still running or has a file left in /dev/shm.
 expect_pes_gone() {

@@ -76,18 +76,7 @@ status=$?
 expect_grep "global_exit" "$WORKDIR/out.exit" "^PE 3: shmem_global_exit at"
 runs=$((runs + 1))
 
-if command -v "${MPICC:-mpicc}" >/dev/null &&
-   "${MPICC:-mpicc}" $("$OSHCC" --showme:compile) -o "$WORKDIR/hybrid" \
-     "$TANDEM_SRC/test/hybrid/hybrid.c" $("$OSHCC" --showme:link) 2>/dev/null; then
-  for order in mpi-first shmem-first; do
-    run "hybrid-$order" "$WORKDIR/hybrid" "$order"
-    expect_eq "hybrid $order: status" 0 $?
-    expect_grep "hybrid $order" "$WORKDIR/out.hybrid-$order" "^hybrid: passed on 4 PE\(s\) \($order\)"
-    runs=$((runs + 1))
-  done
-else
-  echo "$TEST_NAME: no mpicc that builds an MPI program: the hybrid runs are left out"
-fi
+build_hybrid && hybrid_passes
 
 expect_pes_gone $((4 * runs))
 left=$(pgrep -f -- "orted.*10\.77\.$((TANDEM_TEST_NETNS_TAG % 250 + 1))\." || true)

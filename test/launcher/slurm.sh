@@ -60,13 +60,7 @@ fi
 
 "$OSHCC" -o "$WORKDIR/hello" "${TANDEM_SRC:?}/examples/hello.c" || { fail "oshcc hello.c"; finish; }
 hybrid=
-if command -v "${MPICC:-mpicc}" >/dev/null &&
-   "${MPICC:-mpicc}" $("$OSHCC" --showme:compile) -o "$WORKDIR/hybrid" \
-     "$TANDEM_SRC/test/hybrid/hybrid.c" $("$OSHCC" --showme:link) 2>/dev/null; then
-  hybrid=$WORKDIR/hybrid
-else
-  echo "$TEST_NAME: no mpicc that builds an MPI program: the hybrid runs are left out"
-fi
+build_hybrid && hybrid=$WORKDIR/hybrid
 
 # run NAME OPTIONS...: srun --mpi=pmix with a time limit; output in $WORKDIR/out.NAME; the test
 # programs record their pids in $WORKDIR/pids.

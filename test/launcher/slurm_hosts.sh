@@ -91,17 +91,8 @@ runs=4
 OSHCC=${OSHCC:-$TANDEM_BUILD/tools/oshcc}
 if [ "$hosts" -eq 2 ]; then
   echo "$TEST_NAME: the hosts share a name: the hybrid runs are left out"
-elif command -v "${MPICC:-mpicc}" >/dev/null &&
-   "${MPICC:-mpicc}" $("$OSHCC" --showme:compile) -o "$WORKDIR/hybrid" \
-     "$TANDEM_SRC/test/hybrid/hybrid.c" $("$OSHCC" --showme:link) 2>/dev/null; then
-  for order in mpi-first shmem-first; do
-    run "hybrid-$order" "$WORKDIR/hybrid" "$order"
-    expect_eq "hybrid $order: status" 0 $?
-    expect_grep "hybrid $order" "$WORKDIR/out.hybrid-$order" "^hybrid: passed on $pes PE\(s\) \($order\)"
-    runs=$((runs + 1))
-  done
-else
-  echo "$TEST_NAME: no mpicc that builds an MPI program: the hybrid runs are left out"
+elif build_hybrid; then
+  hybrid_passes
 fi
 
 # The last PE calls shmem_global_exit(3): srun ends every task and reports a failure.
