@@ -1,14 +1,13 @@
 #!/bin/bash
 # Tandem PEs launched by Open MPI's mpirun across 2 hosts: mpirun --host h0:2,h1:2 in the hub
 # of test/netns/netns.sh, its remote-shell agent (plm_rsh_agent) a script that runs the
-# command it is given inside host K's network, UTS and mount namespaces (own address on the
-# bridge, own host name hK, own /tmp), as ssh would on host K.  The rank and node check
+# command it is given inside host K's network and UTS namespaces (own address on the bridge,
+# own host name hK), as ssh would on host K.  The rank and node check
 # (SHMEM_TEAM_SHARED must be mpirun's node), the RMA, atomics and collectives tests, and
 # shmem_global_exit; where Open MPI's mpicc builds MPI programs, the hybrid program in both
 # orders.  No PE process, no /dev/shm file and no daemon may outlive a job.
 #
 # Skipped (77) without root, mpirun, iproute2 or unshare.
-export TMPDIR=/var/tmp  # every host's /tmp is its own: the test's files live elsewhere
 . "$(dirname "$0")/lib.sh"
 
 skip() {
@@ -42,9 +41,8 @@ while [ "\${1#-}" != "\$1" ]; do shift; done
 host=\$1
 shift
 k=\${host#h}
-mkdir -p "$WORKDIR/tmp/\$host"
-exec nsenter --net=/var/run/netns/tandem-$TANDEM_TEST_NETNS_TAG-n\$k unshare --uts --mount --propagation private \\
-  sh -c "mount --bind '$WORKDIR/tmp/\$host' /tmp && hostname \$host && \$*"
+exec nsenter --net=/var/run/netns/tandem-$TANDEM_TEST_NETNS_TAG-n\$k unshare --uts \\
+  sh -c "hostname \$host && \$*"
 EOA
 chmod +x "$agent"
 

@@ -1,9 +1,8 @@
 #!/bin/bash
 # slurm_hosts.sh N: Tandem PEs launched by srun --mpi=pmix across N hosts of a private Slurm.
-# Each host is a slurmd in network, UTS and mount namespaces of its own (test/netns/netns.sh
-# makes the networks: one address per host on a bridge, no loopback between hosts; its own
-# host name; its own /tmp, where Slurm's PMIx plugin keeps its files), the controller and
-# srun in the bridge's hub.  Two PEs run on each host: the rank and node check (Tandem's
+# Each host is a slurmd in network and UTS namespaces of its own (test/netns/netns.sh makes
+# the networks: one address per host on a bridge, no loopback between hosts; its own host
+# name; its own temporary directory, TmpFS), the controller and srun in the bridge's hub.  Two PEs run on each host: the rank and node check (Tandem's
 # nodes must be Slurm's, which the PEs learn from PMIx alone: with N=2 both hosts have the
 # same host name, as containers may, and must not be taken for one node), the RMA, atomics
 # and collectives tests (between hosts only a host's own address reaches another: these pass
@@ -12,7 +11,6 @@
 # end the job; no PE process and no /dev/shm file may outlive a job.
 #
 # Skipped (77) without root, Slurm's daemons, srun's PMIx plugin, iproute2 or unshare.
-export TMPDIR=/var/tmp  # every host's /tmp is its own: the test's files live elsewhere
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/slurm_lib.sh"
 
@@ -43,6 +41,9 @@ export SLURM_CONF=$SL/slurm.conf
 nodes=()
 for ((k = 0; k < hosts; k++)); do nodes+=("NodeName=h$k NodeAddr=10.77.$octet.$((k + 1)) CPUs=2 State=UNKNOWN"); done
 slurm_conf "$SLURM_CONF" "$SL" "ctl(10.77.$octet.254)" 6817 6818 "${nodes[@]}"
+# Each host's own temporary directory, where Slurm's PMIx plugin keeps its files (named
+# after the job and step only, so two slurmds of one machine would collide in /tmp).
+echo "TmpFS=$SL/tmp/%n" >>"$SLURM_CONF"
 in_hub() { nsenter --net="$hub" "$@"; }
 in_hub srun --mpi=list >"$WORKDIR/mpi" 2>&1
 grep -qw pmix "$WORKDIR/mpi" || skip "srun has no PMIx plugin: $(tr '\n' ' ' <"$WORKDIR/mpi")"
@@ -55,8 +56,7 @@ for ((k = 0; k < hosts; k++)); do
   [ "$hosts" -eq 2 ] && name=twin
   mkdir -p "$SL/tmp/h$k"
   nsenter --net="/var/run/netns/tandem-$TANDEM_TEST_NETNS_TAG-n$k" \
-    unshare --uts --mount --propagation private sh -c \
-    "mount --bind '$SL/tmp/h$k' /tmp && hostname $name && exec slurmd -D -N h$k" \
+    unshare --uts sh -c "hostname $name && exec slurmd -D -N h$k" \
     >"$SL/slurmd.h$k.out" 2>&1 &
   slurm_daemons+=($!)
 done
