@@ -49,6 +49,16 @@ SharedFile SharedFile::create(const char* call, const std::string& what, size_t 
   SharedFile f;
   f.name_ = "/" + std::string(kSharedFilePrefix) + std::to_string(getpid()) + "-" + what;
   f.fd_ = shm_open(f.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  // The name holds this process's pid and this process has not made it: an ended process
+  // that had the same pid left it (killed before its node peers mapped it, and not yet old
+  // enough for the stale-file sweep).  It is nobody's now.
+  bool made_here = false;
+  {
+    std::lock_guard<std::mutex> lock(linked_mutex);
+    made_here = linked_names().count(f.name_) != 0;
+  }
+  if (f.fd_ < 0 && errno == EEXIST && !made_here && shm_unlink(f.name_.c_str()) == 0)
+    f.fd_ = shm_open(f.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (f.fd_ < 0)
     fatal(call, "cannot create shared memory /dev/shm%s: %s", f.name_.c_str(), strerror(errno));
   {

@@ -2,7 +2,8 @@
 # slurm_hosts.sh N: Tandem PEs launched by srun --mpi=pmix across N hosts of a private Slurm.
 # Each host is a slurmd in network and UTS namespaces of its own (test/netns/netns.sh makes
 # the networks: one address per host on a bridge, no loopback between hosts; its own host
-# name; its own temporary directory, TmpFS), the controller and srun in the bridge's hub.  Two PEs run on each host: the rank and node check (Tandem's
+# name; its own temporary directory, slurm_lib.sh's TmpFS), the controller and srun in the
+# bridge's hub.  Two PEs run on each host: the rank and node check (Tandem's
 # nodes must be Slurm's, which the PEs learn from PMIx alone: with N=2 both hosts have the
 # same host name, as containers may, and must not be taken for one node), the RMA, atomics
 # and collectives tests (between hosts only a host's own address reaches another: these pass
@@ -41,9 +42,6 @@ export SLURM_CONF=$SL/slurm.conf
 nodes=()
 for ((k = 0; k < hosts; k++)); do nodes+=("NodeName=h$k NodeAddr=10.77.$octet.$((k + 1)) CPUs=2 State=UNKNOWN"); done
 slurm_conf "$SLURM_CONF" "$SL" "ctl(10.77.$octet.254)" 6817 6818 "${nodes[@]}"
-# Each host's own temporary directory, where Slurm's PMIx plugin keeps its files (named
-# after the job and step only, so two slurmds of one machine would collide in /tmp).
-echo "TmpFS=$SL/tmp/%n" >>"$SLURM_CONF"
 in_hub() { nsenter --net="$hub" "$@"; }
 in_hub srun --mpi=list >"$WORKDIR/mpi" 2>&1
 grep -qw pmix "$WORKDIR/mpi" || skip "srun has no PMIx plugin: $(tr '\n' ' ' <"$WORKDIR/mpi")"
@@ -54,7 +52,6 @@ for ((k = 0; k < hosts; k++)); do
   # With 2 hosts, one name for both.
   name=h$k
   [ "$hosts" -eq 2 ] && name=twin
-  mkdir -p "$SL/tmp/h$k"
   nsenter --net="/var/run/netns/tandem-$TANDEM_TEST_NETNS_TAG-n$k" \
     unshare --uts sh -c "hostname $name && exec slurmd -D -N h$k" \
     >"$SL/slurmd.h$k.out" 2>&1 &

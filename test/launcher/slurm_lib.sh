@@ -3,11 +3,18 @@
 
 # slurm_conf FILE DIR CONTROLLER CTLD_PORT SLURMD_PORT NODE-LINE...: writes the
 # configuration; CONTROLLER is "name(address)"; %n in the slurmd paths keeps several
-# slurmd apart.
+# slurmd apart.  Each node's temporary directory (TmpFS), where Slurm's PMIx plugin makes a
+# directory named after the job and step only, is DIR's own: the jobs of a private Slurm are
+# numbered from 1, and another's on this machine (or one killed, whose directories stay in
+# /tmp) would collide with them.
 slurm_conf() {
-  local file=$1 dir=$2 controller=$3 ctld_port=$4 slurmd_port=$5
+  local file=$1 dir=$2 controller=$3 ctld_port=$4 slurmd_port=$5 line
   shift 5
   mkdir -p "$dir/state" "$dir/spool"
+  for line in "$@"; do
+    line=${line#NodeName=}
+    mkdir -p "$dir/tmp/${line%% *}"
+  done
   {
     cat <<EOC
 ClusterName=tandemtest
@@ -23,6 +30,7 @@ SlurmdSpoolDir=$dir/spool/%n
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.%n.pid
 SlurmdLogFile=$dir/slurmd.%n.log
+TmpFS=$dir/tmp/%n
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
