@@ -57,6 +57,12 @@ slurm_stop() {
     kill -9 "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
   done
   slurm_daemons=()
+  # A step daemon of this Slurm that outlived its slurmd (one whose step failed to launch
+  # can stay): known by the configuration it was started with.
+  for pid in $(pgrep -x slurmstepd); do
+    tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qxF "SLURM_CONF=${SLURM_CONF:-}" &&
+      kill -9 "$pid" 2>/dev/null
+  done
 }
 
 # slurm_wait_idle SINFO-COMMAND...: true once every node is idle (20 s at most).
