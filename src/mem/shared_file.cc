@@ -43,6 +43,10 @@ std::set<std::string>& linked_names() {
   static std::set<std::string> names;
   return names;
 }
+bool linked_here(const std::string& name) {
+  std::lock_guard<std::mutex> lock(linked_mutex);
+  return linked_names().count(name) != 0;
+}
 }  // namespace
 
 SharedFile SharedFile::create(const char* call, const std::string& what, size_t size) {
@@ -52,12 +56,7 @@ SharedFile SharedFile::create(const char* call, const std::string& what, size_t 
   // The name holds this process's pid and this process has not made it: an ended process
   // that had the same pid left it (killed before its node peers mapped it, and not yet old
   // enough for the stale-file sweep).  It is nobody's now.
-  bool made_here = false;
-  {
-    std::lock_guard<std::mutex> lock(linked_mutex);
-    made_here = linked_names().count(f.name_) != 0;
-  }
-  if (f.fd_ < 0 && errno == EEXIST && !made_here && shm_unlink(f.name_.c_str()) == 0)
+  if (f.fd_ < 0 && errno == EEXIST && !linked_here(f.name_) && shm_unlink(f.name_.c_str()) == 0)
     f.fd_ = shm_open(f.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (f.fd_ < 0)
     fatal(call, "cannot create shared memory /dev/shm%s: %s", f.name_.c_str(), strerror(errno));
