@@ -42,8 +42,7 @@ void set_variable(EnvironmentList& env, std::string_view name, std::string_view 
 void add_mpi_settings(EnvironmentList& env, const std::string& job_directory) {
   set_variable(env, "OMPI_MCA_schizo", "^orte", true);
   set_variable(env, "OMPI_MCA_ess", "pmi", true);
-  if (!job_directory.empty())
-    set_variable(env, "OMPI_MCA_orte_tmpdir_base", job_directory, true);
+  set_variable(env, "OMPI_MCA_orte_tmpdir_base", job_directory, true);
 }
 
 }  // namespace
