@@ -43,7 +43,7 @@ void print_libraries() {
          tandem::ofi::library_file());
   printf("  PMIx %s: %s\n", PMIx_Get_version(), file_of(reinterpret_cast<const void*>(&PMIx_Get_version)));
   const unsigned hwloc = hwloc_get_api_version();
-  printf("  hwloc %u.%u: %s\n", hwloc >> 16, (hwloc >> 8) & 0xff,
+  printf("  hwloc (API %u.%u): %s\n", hwloc >> 16, (hwloc >> 8) & 0xff,
          file_of(reinterpret_cast<const void*>(&hwloc_get_api_version)));
 }
 

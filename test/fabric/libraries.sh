@@ -21,9 +21,10 @@ expect_in() {
   fi
 }
 out=$("$info") || { echo "FAIL: tandem_info exited with status $?" >&2; exit 1; }
-line() { sed -n "s/^  $1 [^:]*: \(.*\)\$/\1/p" <<<"$out" | sed 's/.*: //'; }
+# line NAME: the file of tandem_info's line "  NAME <version>: FILE".
+line() { sed -n "s/^  $1 .*: //p" <<<"$out"; }
 expect_in "tandem_info: libfabric" "$(line libfabric)" "$3"
-expect_in "tandem_info: PMIx" "$(sed -n 's/^  PMIx .*): \(.*\)$/\1/p' <<<"$out")" "$4"
+expect_in "tandem_info: PMIx" "$(line PMIx)" "$4"
 expect_in "tandem_info: hwloc" "$(line hwloc)" "$5"
 deps=$(ldd "$libtandem") || { echo "FAIL: ldd $libtandem" >&2; exit 1; }
 expect_in "libtandem's libpmix" "$(awk '/libpmix\.so/ { print $3 }' <<<"$deps")" "$4"
