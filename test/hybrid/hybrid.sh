@@ -22,10 +22,8 @@ OSHCC=${OSHCC:-${TANDEM_BUILD:?}/tools/oshcc}
 source=${TANDEM_SRC:?}/test/hybrid/hybrid.c
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-if ! command -v "$MPICC" >/dev/null ||
-   ! "$MPICC" $("$OSHCC" --showme:compile) -o "$WORKDIR/hybrid-mpicc" "$source" \
-       $("$OSHCC" --showme:link) 2>"$WORKDIR/mpicc.err"; then
-  echo "SKIP: $TEST_NAME: no mpicc that builds an MPI program (Debian: libopenmpi-dev)"
+if ! build_hybrid; then
+  echo "SKIP: $TEST_NAME: (Debian: libopenmpi-dev)"
   sed 's/^/    | /' "$WORKDIR/mpicc.err" 2>/dev/null
   exit 77
 fi
@@ -35,7 +33,7 @@ fi
 # The jobs' temporary directory: Open MPI leaves its per-job files there when it runs
 # without its own launcher, unless it is told to put them elsewhere.
 export TMPDIR=$JOBTMP
-pids=$WORKDIR/pids
+pids=$WORKDIR/pids  # expect_pes_gone's
 mkdir -p "$pids"
 
 # start ORDER BINARY: the job, its output in $WORKDIR/out.ORDER, its status returned.
@@ -55,7 +53,7 @@ start() {
 
 if [ "$launcher" = guard ]; then
   t0=$(now)
-  TANDEM_TEST_PIDDIR=$pids start mpi-first "$WORKDIR/hybrid-mpicc"
+  TANDEM_TEST_PIDDIR=$pids start mpi-first "$WORKDIR/hybrid"
   status=$?
   [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "the job exited with status $status"
   expect_faster "the job ends" "$(elapsed "$t0")" 20
@@ -64,7 +62,7 @@ if [ "$launcher" = guard ]; then
   grep -q "hybrid: passed" "$WORKDIR/out.mpi-first" && fail "the program ran to its end"
 else
   for order in mpi-first shmem-first; do
-    binary=$WORKDIR/hybrid-mpicc
+    binary=$WORKDIR/hybrid
     [ "$order" = shmem-first ] && binary=$WORKDIR/hybrid-oshcc
     TANDEM_TEST_PIDDIR=$pids start "$order" "$binary"
     status=$?
@@ -75,17 +73,10 @@ else
   done
 fi
 
-sleep 0.5
-recorded=$(ls "$pids")
 runs=2
 [ "$launcher" = guard ] && runs=1
-expect_eq "PE processes recorded" $((4 * runs)) "$(echo "$recorded" | grep -c .)"
-for pid in $recorded; do
-  kill -0 "$pid" 2>/dev/null && { fail "PE process $pid outlived its job"; kill -9 "$pid"; }
-  left=$(ls /dev/shm | grep -E "^tandem-$pid-" || true)
-  [ -z "$left" ] || fail "/dev/shm still holds files of PE process $pid: $left"
-done
-left=$(pgrep -f -- "$WORKDIR/hybrid-" || true)
+expect_pes_gone $((4 * runs))
+left=$(pgrep -f -- "$WORKDIR/hybrid" || true)
 [ -z "$left" ] || { fail "processes of the job outlived it: $(echo $left)"; kill -9 $left; }
 left=$(ls -A "$JOBTMP")
 [ -z "$left" ] || fail "the jobs left files in their TMPDIR: $(echo $left)"

@@ -103,11 +103,12 @@ passes() {
 
 # build_hybrid: the hybrid MPI + OpenSHMEM program (test/hybrid/hybrid.c) as
 # $WORKDIR/hybrid, built with Open MPI's mpicc ($MPICC) and oshcc's flags ($OSHCC); false,
-# saying so, where no mpicc builds an MPI program.
+# saying so (the compiler's words in $WORKDIR/mpicc.err), where no mpicc builds an MPI
+# program.
 build_hybrid() {
   if command -v "${MPICC:-mpicc}" >/dev/null &&
      "${MPICC:-mpicc}" $("${OSHCC:?}" --showme:compile) -o "$WORKDIR/hybrid" \
-       "${TANDEM_SRC:?}/test/hybrid/hybrid.c" $("$OSHCC" --showme:link) 2>/dev/null; then
+       "${TANDEM_SRC:?}/test/hybrid/hybrid.c" $("$OSHCC" --showme:link) 2>"$WORKDIR/mpicc.err"; then
     return 0
   fi
   echo "$TEST_NAME: no mpicc that builds an MPI program: the hybrid runs are left out"
