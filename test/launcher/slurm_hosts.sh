@@ -46,6 +46,8 @@ in_hub() { nsenter --net="$hub" "$@"; }
 in_hub srun --mpi=list >"$WORKDIR/mpi" 2>&1
 grep -qw pmix "$WORKDIR/mpi" || skip "srun has no PMIx plugin: $(tr '\n' ' ' <"$WORKDIR/mpi")"
 
+# Daemons and timed commands go through nsenter itself, not in_hub: $! must be the
+# daemon, and timeout runs no shell function.
 nsenter --net="$hub" unshare --uts sh -c 'hostname ctl && exec slurmctld -D -c' >"$SL/slurmctld.log" 2>&1 &
 slurm_daemons+=($!)
 for ((k = 0; k < hosts; k++)); do
@@ -63,8 +65,7 @@ if ! slurm_wait_idle in_hub sinfo; then
   finish
 fi
 
-pes=$((2 * hosts))
-PES=$pes
+PES=$((2 * hosts))
 mkdir -p "$WORKDIR/pids"
 # run NAME PROGRAM ARGS...: on every host, 2 PEs each, with a time limit; output in
 # $WORKDIR/out.NAME, status returned.
@@ -72,11 +73,11 @@ run() {
   local name=$1
   shift
   (cd / && TANDEM_TEST_PIDDIR=$WORKDIR/pids timeout -k 5 90 nsenter --net="$hub" \
-    srun --mpi=pmix -N "$hosts" -n "$pes" --overcommit --kill-on-bad-exit=1 "$@") \
+    srun --mpi=pmix -N "$hosts" -n "$PES" --overcommit --kill-on-bad-exit=1 "$@") \
     >"$WORKDIR/out.$name" 2>&1
 }
 
-passes ranks "$SHMEM_BIN/ranks" "$pes" 2
+passes ranks "$SHMEM_BIN/ranks" "$PES" 2
 passes rma_types "$SHMEM_BIN/rma_types"
 passes atomics "$SHMEM_BIN/atomics"
 passes collectives "$SHMEM_BIN/collectives"
@@ -96,13 +97,13 @@ fi
 run exit "$SHMEM_BIN/negative" global_exit
 status=$?
 [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "global_exit: srun exited with $status"
-expect_grep "global_exit" "$WORKDIR/out.exit" "^PE $((pes - 1)): shmem_global_exit at"
+expect_grep "global_exit" "$WORKDIR/out.exit" "^PE $((PES - 1)): shmem_global_exit at"
 
 # A PE killed outright ends the job.
 run kill "$SHMEM_BIN/kill_target" &
 job=$!
 for _ in $(seq 300); do
-  [ "$(ls "$WORKDIR/pids" | grep -c '^running\.')" -ge "$pes" ] && break
+  [ "$(ls "$WORKDIR/pids" | grep -c '^running\.')" -ge "$PES" ] && break
   sleep 0.1
 done
 victim=$(ls -t "$WORKDIR/pids" | sed -n 's/^running\.//p' | head -1)
@@ -114,6 +115,6 @@ status=$?
 [ "$status" -ne 0 ] && [ "$status" -ne 124 ] || fail "kill: srun exited with $status"
 expect_faster "kill: the job ends after the PE is killed" "$(elapsed "$t0")" 30
 
-expect_pes_gone $(((runs + 2) * pes))
+expect_pes_gone $(((runs + 2) * PES))
 [ "$failures" -eq 0 ] || tail -n 30 "$WORKDIR"/out.* >&2
 finish
