@@ -23,9 +23,8 @@ source=${TANDEM_SRC:?}/test/hybrid/hybrid.c
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 if ! build_hybrid; then
-  echo "SKIP: $TEST_NAME: (Debian: libopenmpi-dev)"
   sed 's/^/    | /' "$WORKDIR/mpicc.err" 2>/dev/null
-  exit 77
+  skip "(Debian: libopenmpi-dev)"
 fi
 "$OSHCC" $("$MPICC" --showme:compile) -o "$WORKDIR/hybrid-oshcc" "$source" \
   $("$MPICC" --showme:link) || { fail "oshcc with mpicc's flags does not build hybrid.c"; finish; }

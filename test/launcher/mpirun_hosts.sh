@@ -10,10 +10,6 @@
 # Skipped (77) without root, mpirun, iproute2 or unshare.
 . "$(dirname "$0")/lib.sh"
 
-skip() {
-  echo "SKIP: $TEST_NAME: $*"
-  exit 77
-}
 MPIRUN=${MPIRUN:-mpirun}
 PATH=$PATH:/usr/sbin:/sbin
 for cmd in "$MPIRUN" ip nsenter unshare; do

@@ -11,11 +11,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/slurm_lib.sh"
 
-skip() {
-  echo "SKIP: $TEST_NAME: $*"
-  exit 77
-}
-
 PATH=$PATH:/usr/sbin:/sbin
 for cmd in slurmctld slurmd srun sinfo; do
   command -v "$cmd" >/dev/null || skip "$cmd is not installed (Debian: slurmctld slurmd slurm-client)"

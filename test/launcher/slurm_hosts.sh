@@ -16,10 +16,6 @@
 . "$(dirname "$0")/slurm_lib.sh"
 
 hosts=${1:?usage: slurm_hosts.sh N}
-skip() {
-  echo "SKIP: $TEST_NAME: $*"
-  exit 77
-}
 PATH=$PATH:/usr/sbin:/sbin
 for cmd in slurmctld slurmd srun sinfo ip nsenter unshare; do
   command -v "$cmd" >/dev/null || skip "$cmd is not installed (Debian: slurmctld slurmd slurm-client iproute2)"
