@@ -167,6 +167,7 @@ void runtime_init(const char* call, int requested_threads) {
   // Before PMIx starts its threads.  The PEs are not counted yet: the windows' per-PE
   // counters come out of the heap's fixed reserve, and beyond it out of the program's part.
   symmetric_prepare(call, team_area_bytes(r.config.teams) + epoch::window_area_bytes(r.config.windows, 0));
+  teams_allocate(call);
   boot().init(call);
   r.my_pe = boot().rank();
   r.n_pes = boot().size();
@@ -214,7 +215,7 @@ void runtime_init(const char* call, int requested_threads) {
 
   symmetric_map_peers(call, boot().allgather(call, "tandem.segments", symmetric_card()));
   boot().fence(call);  // every peer has mapped our files
-  symmetric_unlink();
+  symmetric_peers_mapped();
   // A node's first PE removes what jobs killed whole during their start left in /dev/shm.
   if (r.my_machine_index == 0) remove_stale_shared_files(kStaleSharedFileAge);
 
@@ -318,6 +319,7 @@ void runtime_init(const char* call, int requested_threads) {
     if (network)
       printf("  notifications across nodes: %s\n",
              network->notifies_by_data() ? "remote CQ data on the data's write" : "messages after the data");
+    printf("  shared memory: %s\n", symmetric_backing());
     printf("  scheduler: nbi copies held from %s\n", scheduler().describe_threshold().c_str());
   }
   fflush(stdout);

@@ -28,7 +28,8 @@ SlotSet used_slots;  // those of the teams this PE is in
 
 // `fresh`: the slot is still 0 everywhere (at init), and a faster peer may already be
 // counting on it, so it must not be touched.
-void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_config_t* config, bool fresh) {
+void make_team(const char* call, Team& team, int slot, std::vector<int> pes, const shmem_team_config_t* config,
+               bool fresh) {
   const Runtime& r = rt();
   team.slot = slot;
   team.pes = std::move(pes);
@@ -78,6 +79,7 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
   // sync.
   if (!fresh) {
     Slot& s = team_slots[slot];
+    if (!heap_reserve(call, &s, sizeof s)) fatal(call, "no room in /dev/shm for a new team's counters");
     for (uint64_t& counter : s.counters) __atomic_store_n(&counter, 0, __ATOMIC_RELAXED);
     for (uint64_t& stamp : s.box_stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.box_done, 0, __ATOMIC_RELAXED);
@@ -100,16 +102,22 @@ void make_team(Team& team, int slot, std::vector<int> pes, const shmem_team_conf
 
 size_t team_area_bytes(size_t teams) { return teams * sizeof(Slot); }
 
+void teams_allocate(const char* call) {
+  // The heap is fresh (zero-filled) at init, so every counter starts at 0 on every PE.
+  // The pages of the two predefined teams' slots are reserved now, before any peer can
+  // reach them; the others' when a split takes them (make_team).
+  team_slots = static_cast<Slot*>(heap_allocate(call, team_area_bytes(rt().config.teams), alignof(Slot), Reserve::Later));
+  if (team_slots == nullptr || !heap_reserve(call, team_slots, 2 * sizeof(Slot)))
+    fatal(call, "no room for the teams' counters in the symmetric heap");
+}
+
 void teams_init(const char* call) {
   Runtime& r = rt();
-  // The heap is fresh (zero-filled) at init, so every counter starts at 0 on every PE.
-  team_slots = static_cast<Slot*>(heap_allocate(call, team_area_bytes(r.config.teams), alignof(Slot)));
-  if (team_slots == nullptr) fatal(call, "no room for the teams' counters in the symmetric heap");
   used_slots.reset(r.config.teams);
   std::vector<int> world(static_cast<size_t>(r.n_pes));
   for (int pe = 0; pe < r.n_pes; ++pe) world[static_cast<size_t>(pe)] = pe;
-  make_team(team_world, 0, std::move(world), nullptr, true);
-  make_team(team_shared, 1, r.local_pes, nullptr, true);
+  make_team(call, team_world, 0, std::move(world), nullptr, true);
+  make_team(call, team_shared, 1, r.local_pes, nullptr, true);
 }
 
 // The teams made by splits (the predefined ones are statics).
@@ -215,7 +223,7 @@ bool team_split(const char* call, Team& parent, int count, const std::vector<int
     Team* team = teams().create();
     if (team == nullptr) fatal(call, "this PE holds 4096 teams, as many as it can");
     const bool use_config = configs[t] && (masks[t] & SHMEM_TEAM_NUM_CONTEXTS);
-    make_team(*team, slots[static_cast<size_t>(t)], std::move(pes), use_config ? configs[t] : nullptr, false);
+    make_team(call, *team, slots[static_cast<size_t>(t)], std::move(pes), use_config ? configs[t] : nullptr, false);
     out[t] = handle_of(*team);
   }
   // No PE may count on a new team's counters before every PE has set them to 0.

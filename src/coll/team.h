@@ -76,8 +76,10 @@ struct Team {
 // The teams behind SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED.
 extern Team team_world, team_shared;
 
-// Collective over all PEs, during shmem_init: takes the team area (TANDEM_TEAMS slots) from
-// the symmetric heap and makes SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED.
+// During shmem_init, right after the heap is made: takes the team area (TANDEM_TEAMS slots)
+// from the symmetric heap.
+void teams_allocate(const char* call);
+// Collective over all PEs, during shmem_init: makes SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED.
 void teams_init(const char* call);
 // The bytes of symmetric heap that the area of `teams` slots takes.
 size_t team_area_bytes(size_t teams);

@@ -20,6 +20,8 @@ const std::vector<ConfigEntry>& config_table() {
   static const std::vector<ConfigEntry> table = {
       {"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE", "512M",
        "bytes of symmetric heap per PE (suffixes K, M, G); pages are used only when touched"},
+      {"TANDEM_SHARED_MEMORY", nullptr, "auto",
+       "what holds the symmetric heap and globals that a node's PEs share: auto (memfd, else files in /dev/shm), memfd (memory of no file system, which a small /dev/shm does not limit; a node's PEs must share a PID namespace and /proc), dev-shm (files in /dev/shm, reserved as shmem_malloc hands them out, so that a full /dev/shm makes it return NULL)"},
       {"SHMEM_DEBUG", "SMA_DEBUG", "0",
        "1 turns on costly argument checks (bounds of heap objects and of globals, collective agreement)"},
       {"SHMEM_INFO", "SMA_INFO", "0", "1 makes PE 0 print every variable and its value at init"},
@@ -160,6 +162,11 @@ Config Config::from_environment(std::string* error) {
     if (auto b = parse_bool(v)) *field = *b;
     else complain(error, name, v, "0 or 1");
   }
+  using Backing = Config::SharedMemory;
+  if (auto b = choice<Backing>(error, "TANDEM_SHARED_MEMORY",
+                               {{"auto", Backing::Auto}, {"memfd", Backing::Memfd}, {"dev-shm", Backing::DevShm}},
+                               "auto, memfd or dev-shm"))
+    c.shared_memory = *b;
   if (auto n = number(error, "TANDEM_VIRTUAL_NODES", 1, 1u << 20, "a positive number of nodes")) c.virtual_nodes = static_cast<int>(*n);
   if (auto y = choice<Yield>(error, "TANDEM_YIELD", {{"auto", Yield::Auto}, {"always", Yield::Always}, {"never", Yield::Never}},
                              "auto, always or never"))

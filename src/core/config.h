@@ -32,6 +32,7 @@ std::optional<bool> parse_bool(std::string_view text);
 // The settings in effect, read once at shmem_init.
 struct Config {
   size_t symmetric_size = 0;
+  enum class SharedMemory { Auto, Memfd, DevShm } shared_memory = SharedMemory::Auto;  // TANDEM_SHARED_MEMORY
   bool debug = false;
   bool info = false;
   bool version = false;

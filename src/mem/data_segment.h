@@ -21,8 +21,8 @@ struct DataRange {
 // The page-aligned writable range of the main executable that follows RELRO.
 DataRange find_executable_data();
 
-// Moves `range` onto a new shared file and returns the file (the caller unlinks it once
-// peers have mapped it).  Ends the PE on failure.
-SharedFile share_data_segment(const char* call, DataRange range);
+// Moves `range` onto new shared memory of `kind` and returns it (the caller calls
+// peers_mapped once peers have mapped it).  Ends the PE on failure.
+SharedFile share_data_segment(const char* call, DataRange range, SharedFile::Kind kind);
 
 }  // namespace tandem

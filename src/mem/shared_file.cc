@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -49,61 +50,148 @@ bool linked_here(const std::string& name) {
 }
 }  // namespace
 
-SharedFile SharedFile::create(const char* call, const std::string& what, size_t size) {
+std::optional<SharedLocator> parse_shared_locator(std::string_view text) {
+  // Decimal digits up to `end` (or the end of the text when end is 0), at most `max`.
+  auto number = [&text](char end, uint64_t max) -> std::optional<uint64_t> {
+    size_t at = end ? text.find(end) : text.size();
+    if (at == 0 || at == std::string_view::npos || at > 20) return std::nullopt;
+    uint64_t n = 0;
+    for (char c : text.substr(0, at)) {
+      if (c < '0' || c > '9' || n > (max - static_cast<uint64_t>(c - '0')) / 10) return std::nullopt;
+      n = n * 10 + static_cast<uint64_t>(c - '0');
+    }
+    text.remove_prefix(end ? at + 1 : at);
+    return n;
+  };
+  SharedLocator l;
+  constexpr std::string_view kMemfd = "memfd:";
+  if (text.starts_with(kMemfd)) {
+    text.remove_prefix(kMemfd.size());
+    auto pid = number(':', 1u << 30);
+    auto fd = pid ? number(':', 1u << 30) : std::nullopt;
+    auto inode = fd ? number('\0', ~uint64_t{0}) : std::nullopt;
+    if (!inode || *pid == 0 || !text.empty()) return std::nullopt;
+    l.memfd = true;
+    l.pid = static_cast<long>(*pid);
+    l.fd = static_cast<int>(*fd);
+    l.inode = *inode;
+    return l;
+  }
+  // A file: "/tandem-<pid>-<what>", <what> of letters, digits and '-' only, so that no
+  // locator names another file or directory.
+  const long pid = text.starts_with('/') ? pid_in_name(text.substr(1), kSharedFilePrefix, '-') : -1;
+  if (pid <= 0 || text.size() > 63) return std::nullopt;
+  const std::string_view what = text.substr(text.find('-', 1 + kSharedFilePrefix.size()) + 1);
+  if (what.empty()) return std::nullopt;
+  for (char c : what)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-')) return std::nullopt;
+  l.pid = pid;
+  l.name = std::string(text);
+  return l;
+}
+
+SharedFile SharedFile::create(const char* call, const std::string& what, size_t size, Kind kind) {
   SharedFile f;
-  f.name_ = "/" + std::string(kSharedFilePrefix) + std::to_string(getpid()) + "-" + what;
-  f.fd_ = shm_open(f.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  f.size_ = size;
+  if (kind != Kind::DevShm) {
+    const std::string label = std::string(kSharedFilePrefix) + what;
+    f.fd_ = memfd_create(label.c_str(), MFD_CLOEXEC);
+    if (f.fd_ < 0 && kind == Kind::Memfd)
+      fatal(call, "cannot create a memfd of %zu bytes for the %s (TANDEM_SHARED_MEMORY=memfd): %s", size,
+            what.c_str(), strerror(errno));
+  }
+  if (f.fd_ >= 0) {
+    struct stat st;
+    if (fstat(f.fd_, &st) != 0 || ftruncate(f.fd_, static_cast<off_t>(size)) != 0)
+      fatal(call, "cannot size a memfd to %zu bytes for the %s: %s", size, what.c_str(), strerror(errno));
+    f.memfd_ = true;
+    f.locator_ = "memfd:" + std::to_string(getpid()) + ":" + std::to_string(f.fd_) + ":" +
+                 std::to_string(static_cast<uint64_t>(st.st_ino));
+    return f;
+  }
+  f.locator_ = "/" + std::string(kSharedFilePrefix) + std::to_string(getpid()) + "-" + what;
+  const char* name = f.locator_.c_str();
+  f.fd_ = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   // The name holds this process's pid and this process has not made it: an ended process
   // that had the same pid left it (killed before its node peers mapped it, and not yet old
   // enough for the stale-file sweep).  It is nobody's now.
-  if (f.fd_ < 0 && errno == EEXIST && !linked_here(f.name_) && shm_unlink(f.name_.c_str()) == 0)
-    f.fd_ = shm_open(f.name_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (f.fd_ < 0)
-    fatal(call, "cannot create shared memory /dev/shm%s: %s", f.name_.c_str(), strerror(errno));
+  if (f.fd_ < 0 && errno == EEXIST && !linked_here(f.locator_) && shm_unlink(name) == 0)
+    f.fd_ = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (f.fd_ < 0) fatal(call, "cannot create shared memory /dev/shm%s: %s", name, strerror(errno));
   {
     std::lock_guard<std::mutex> lock(linked_mutex);
-    linked_names().insert(f.name_);
+    linked_names().insert(f.locator_);
   }
   f.linked_ = true;
-  f.size_ = size;
   if (ftruncate(f.fd_, static_cast<off_t>(size)) != 0) {
     int err = errno;
-    f.unlink();
-    fatal(call, "cannot size shared memory /dev/shm%s to %zu bytes: %s", f.name_.c_str(), size,
-          strerror(err));
+    f.peers_mapped();
+    fatal(call, "cannot size shared memory /dev/shm%s to %zu bytes: %s", name, size, strerror(err));
   }
   return f;
 }
 
 SharedFile& SharedFile::operator=(SharedFile&& other) noexcept {
-  std::swap(name_, other.name_);
+  std::swap(locator_, other.locator_);
   std::swap(fd_, other.fd_);
   std::swap(size_, other.size_);
+  std::swap(memfd_, other.memfd_);
   std::swap(linked_, other.linked_);
   return *this;
 }
 
 SharedFile::~SharedFile() {
-  unlink();
+  peers_mapped();
   if (fd_ >= 0) close(fd_);
 }
 
-void SharedFile::unlink() {
-  if (!linked_) return;
-  shm_unlink(name_.c_str());
-  linked_ = false;
-  std::lock_guard<std::mutex> lock(linked_mutex);
-  linked_names().erase(name_);
+int SharedFile::reserve(size_t offset, size_t len) const {
+  if (memfd_ || len == 0) return 0;
+  if (fd_ < 0) return EBADF;
+  return posix_fallocate(fd_, static_cast<off_t>(offset), static_cast<off_t>(len));
 }
 
-void* SharedFile::map_peer(const char* call, const std::string& name, size_t size) {
-  int fd = shm_open(name.c_str(), O_RDWR | O_CLOEXEC, 0);
-  if (fd < 0) fatal(call, "cannot open a peer's shared memory /dev/shm%s: %s", name.c_str(), strerror(errno));
+void SharedFile::peers_mapped() {
+  if (memfd_ && fd_ >= 0) {
+    close(fd_);
+    fd_ = -1;
+  }
+  if (!linked_) return;
+  shm_unlink(locator_.c_str());
+  linked_ = false;
+  std::lock_guard<std::mutex> lock(linked_mutex);
+  linked_names().erase(locator_);
+}
+
+void* SharedFile::map_peer(const char* call, int pe, const std::string& locator, size_t size) {
+  const auto where = parse_shared_locator(locator);
+  if (!where) fatal(call, "PE %d sent an unreadable shared-memory locator", pe);
+  std::string path = where->memfd ? "/proc/" + std::to_string(where->pid) + "/fd/" + std::to_string(where->fd)
+                                  : where->name;
+  int fd = where->memfd ? open(path.c_str(), O_RDWR | O_CLOEXEC) : shm_open(path.c_str(), O_RDWR | O_CLOEXEC, 0);
+  struct stat st;
+  if (fd >= 0 && where->memfd && (fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_ino) != where->inode)) {
+    close(fd);
+    fd = -1;
+    errno = ESRCH;  // another process's descriptor: the peer's pid means something else here
+  }
+  if (fd < 0 && where->memfd)
+    fatal(call,
+          "cannot open PE %d's shared memory (its memfd, %s): %s; a node's PEs must share a PID namespace and "
+          "/proc to share memfds, else set TANDEM_SHARED_MEMORY=dev-shm",
+          pe, path.c_str(), strerror(errno));
+  if (fd < 0) fatal(call, "cannot open PE %d's shared memory /dev/shm%s: %s", pe, path.c_str(), strerror(errno));
   void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   int err = errno;
   close(fd);
-  if (p == MAP_FAILED) fatal(call, "cannot map a peer's shared memory /dev/shm%s: %s", name.c_str(), strerror(err));
+  if (p == MAP_FAILED) fatal(call, "cannot map PE %d's shared memory %s: %s", pe, path.c_str(), strerror(err));
   return p;
+}
+
+uint64_t dev_shm_free_bytes() {
+  struct statvfs vfs;
+  if (statvfs("/dev/shm", &vfs) != 0) return 0;
+  return static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
 }
 
 void unlink_all_shared_files() {

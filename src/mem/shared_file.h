@@ -1,42 +1,77 @@
-// A file in /dev/shm that one PE creates and its node's peers map.  Created exclusive with
-// mode 0600 and named tandem-<pid>-<what>, so that a launcher can remove what a crashed PE
-// left behind; unlinked as soon as every peer has mapped it.
+// Memory that one PE creates and its node's peers map: the symmetric heap and the globals.
+// Two kinds, chosen by TANDEM_SHARED_MEMORY:
+//  - a memfd, which no file system's size limits (a container's small /dev/shm does not
+//    apply) and which nothing outside the processes names, so a crash leaves nothing
+//    behind.  Peers open it through /proc/<pid>/fd/<fd>, which needs a shared PID namespace
+//    and the creator's permission to be traced (the same user).
+//  - a file /dev/shm/tandem-<pid>-<what>, created exclusive with mode 0600 and unlinked as
+//    soon as every peer has mapped it (a launcher removes what a crashed PE left).  Pages of
+//    such a file beyond the mount's size fault with SIGBUS when touched, so its pages are
+//    reserved (fallocate) before they are handed out, where a shortage can be reported.
+// A peer learns where to find it from its locator, a short text sent in the PE's card.
 #pragma once
+
+#include <sys/types.h>
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 namespace tandem {
 
-// The start of every name SharedFile::create gives: tandem-<pid>-<what>.
+// The start of every name of a file in /dev/shm: tandem-<pid>-<what>.
 inline constexpr std::string_view kSharedFilePrefix = "tandem-";
+
+// What a locator says: "memfd:<pid>:<fd>:<inode>" or "/tandem-<pid>-<what>".
+struct SharedLocator {
+  bool memfd = false;
+  long pid = 0;
+  int fd = -1;          // memfd only
+  uint64_t inode = 0;   // memfd only: guards against another process's descriptor
+  std::string name;     // file only, "/tandem-<pid>-<what>"
+};
+// Parses a locator as a peer sent it; nullopt when it has neither shape.
+std::optional<SharedLocator> parse_shared_locator(std::string_view text);
 
 class SharedFile {
  public:
-  // Creates /dev/shm/tandem-<pid>-<what> of `size` bytes (sparse).  Ends the PE on failure.
-  static SharedFile create(const char* call, const std::string& what, size_t size);
+  enum class Kind { Auto, Memfd, DevShm };
+  // Creates `size` bytes (sparse) of `kind` (Auto: a memfd where the kernel allows one, else
+  // a file in /dev/shm).  Ends the PE on failure.
+  static SharedFile create(const char* call, const std::string& what, size_t size, Kind kind);
   SharedFile() = default;
   SharedFile(SharedFile&& other) noexcept { *this = std::move(other); }
   SharedFile& operator=(SharedFile&& other) noexcept;
   ~SharedFile();
 
-  const std::string& name() const { return name_; }
+  // What a peer passes to map_peer.
+  const std::string& locator() const { return locator_; }
   int fd() const { return fd_; }
   size_t size() const { return size_; }
-  // Removes the name; mappings stay valid.  Safe to call more than once.
-  void unlink();
+  bool is_memfd() const { return memfd_; }
+  // Makes [offset, offset + len) safe to touch: reserves the pages of a file in /dev/shm
+  // (nothing to do for a memfd).  Returns 0, or the errno (ENOSPC: /dev/shm is full).
+  int reserve(size_t offset, size_t len) const;
+  // Every peer has mapped it: removes the file's name, or closes the memfd's descriptor
+  // (a file keeps its descriptor for reserve).  Mappings stay valid; safe to call twice.
+  void peers_mapped();
 
-  // Maps a peer's file by name (read-write, shared).  Ends the PE on failure.
-  static void* map_peer(const char* call, const std::string& name, size_t size);
+  // Maps PE `pe`'s memory from its locator (read-write, shared).  Ends the PE on failure.
+  static void* map_peer(const char* call, int pe, const std::string& locator, size_t size);
 
  private:
-  std::string name_;
+  std::string locator_;
   int fd_ = -1;
   size_t size_ = 0;
+  bool memfd_ = false;
   bool linked_ = false;
 };
+
+// Bytes free in /dev/shm for this user (for messages); 0 when it cannot be read.
+uint64_t dev_shm_free_bytes();
 
 // Unlinks every file this process created and has not unlinked yet (for exit paths).
 void unlink_all_shared_files();

@@ -24,8 +24,8 @@ constexpr size_t kInternalReserve = 1u << 20;
 struct Card {
   uint64_t heap_size;
   uint64_t data_size;
-  char heap_name[64];
-  char data_name[64];
+  char heap_locator[64];  // SharedFile::locator()
+  char data_locator[64];
 };
 
 size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
@@ -47,15 +47,32 @@ Backing& backing() {
   return *b;
 }
 
+// A file in /dev/shm: the pages of [offset, offset + len) are taken now, where a full
+// /dev/shm can be reported, not at the first touch, where it would be a SIGBUS.  Called with
+// the heap's mutex held.
+bool reserve_locked(const char* call, size_t offset, size_t len) {
+  const int err = backing().heap_file.reserve(offset, len);
+  if (err == 0) return true;
+  warn(call,
+       "cannot reserve %zu bytes of the symmetric heap in /dev/shm (%llu bytes are free there): %s; give /dev/shm "
+       "more room or set TANDEM_SHARED_MEMORY=memfd",
+       len, static_cast<unsigned long long>(dev_shm_free_bytes()), strerror(err));
+  return false;
+}
+
 }  // namespace
 
 void symmetric_prepare(const char* call, size_t areas) {
   Runtime& r = rt();
   Backing& b = backing();
   set_exit_hook(unlink_all_shared_files);
+  using Kind = SharedFile::Kind;
+  const Kind kind = r.config.shared_memory == Config::SharedMemory::Memfd    ? Kind::Memfd
+                    : r.config.shared_memory == Config::SharedMemory::DevShm ? Kind::DevShm
+                                                                             : Kind::Auto;
   DataRange range = find_executable_data();
   if (range.size > 0) {
-    b.data_file = share_data_segment(call, range);
+    b.data_file = share_data_segment(call, range, kind);
     r.data.base = range.start;
     r.data.size = range.size;
     if (r.config.debug && global_objects == nullptr) {
@@ -66,7 +83,7 @@ void symmetric_prepare(const char* call, size_t areas) {
   }
   const size_t page = page_size();
   const size_t size = (r.config.symmetric_size + kInternalReserve + areas + page - 1) / page * page;
-  b.heap_file = SharedFile::create(call, "heap", size);
+  b.heap_file = SharedFile::create(call, "heap", size, kind);
   // The allocator aligns offsets; for those to be aligned addresses the base must be aligned
   // at least as much as any request, so reserve room and place the heap on a boundary.
   char* reserved = static_cast<char*>(mmap(nullptr, size + kHeapAlignment, PROT_NONE,
@@ -94,8 +111,8 @@ std::string symmetric_card() {
   Card card{};
   card.heap_size = r.heap.size;
   card.data_size = r.data.size;
-  snprintf(card.heap_name, sizeof card.heap_name, "%s", b.heap_file.name().c_str());
-  snprintf(card.data_name, sizeof card.data_name, "%s", b.data_file.name().c_str());
+  snprintf(card.heap_locator, sizeof card.heap_locator, "%s", b.heap_file.locator().c_str());
+  snprintf(card.data_locator, sizeof card.data_locator, "%s", b.data_file.locator().c_str());
   return std::string(reinterpret_cast<const char*>(&card), sizeof card);
 }
 
@@ -120,19 +137,24 @@ void symmetric_map_peers(const char* call, const std::vector<std::string>& cards
       continue;
     }
     r.heap.peer_base[static_cast<size_t>(pe)] =
-        static_cast<char*>(SharedFile::map_peer(call, card.heap_name, r.heap.size));
+        static_cast<char*>(SharedFile::map_peer(call, pe, std::string(card.heap_locator, strnlen(card.heap_locator, sizeof card.heap_locator)), r.heap.size));
     if (r.data.size > 0)
       r.data.peer_base[static_cast<size_t>(pe)] =
-          static_cast<char*>(SharedFile::map_peer(call, card.data_name, r.data.size));
+          static_cast<char*>(SharedFile::map_peer(call, pe, std::string(card.data_locator, strnlen(card.data_locator, sizeof card.data_locator)), r.data.size));
   }
 }
 
-void symmetric_unlink() {
-  backing().heap_file.unlink();
-  backing().data_file.unlink();
+void symmetric_peers_mapped() {
+  backing().heap_file.peers_mapped();
+  backing().data_file.peers_mapped();
 }
 
-void* heap_allocate(const char* call, size_t size, size_t alignment) {
+const char* symmetric_backing() {
+  return backing().heap_file.is_memfd() ? "memfds (TANDEM_SHARED_MEMORY: not limited by /dev/shm)"
+                                        : "files in /dev/shm (TANDEM_SHARED_MEMORY), reserved as they are handed out";
+}
+
+void* heap_allocate(const char* call, size_t size, size_t alignment, Reserve reserve) {
   const Runtime& r = rt();
   Backing& b = backing();
   std::lock_guard<std::mutex> lock(b.heap_mutex);
@@ -144,7 +166,17 @@ void* heap_allocate(const char* call, size_t size, size_t alignment) {
          size, b.allocator->bytes_in_use(), b.allocator->capacity(), b.allocator->largest_free_block());
     return nullptr;
   }
+  if (reserve == Reserve::Now && !reserve_locked(call, *offset, size)) {
+    b.allocator->release(*offset);
+    return nullptr;
+  }
   return r.heap.base + *offset;
+}
+
+bool heap_reserve(const char* call, const void* at, size_t len) {
+  Backing& b = backing();
+  std::lock_guard<std::mutex> lock(b.heap_mutex);
+  return reserve_locked(call, static_cast<size_t>(static_cast<const char*>(at) - rt().heap.base), len);
 }
 
 void heap_release(const char* call, void* ptr) {

@@ -13,19 +13,27 @@ namespace tandem {
 // with room beyond SHMEM_SYMMETRIC_SIZE for a fixed reserve of the library's own objects
 // and `areas` bytes more (the areas that grow with settings).
 void symmetric_prepare(const char* call, size_t areas);
-// What node peers need to map this PE's segments (names and sizes), as a blob.
+// What node peers need to map this PE's segments (locators and sizes), as a blob.
 std::string symmetric_card();
 // Maps the segments of every PE in rt().local_pes, from the gathered cards.
 void symmetric_map_peers(const char* call, const std::vector<std::string>& cards);
-// Once every peer has mapped them: removes this PE's files from /dev/shm.
-void symmetric_unlink();
+// Once every peer has mapped them: removes this PE's files from /dev/shm, or closes the
+// descriptors of its memfds.
+void symmetric_peers_mapped();
+// What holds this PE's heap, in words (SHMEM_INFO).
+const char* symmetric_backing();
 
 // The heap's base address is a multiple of this, the largest alignment shmem_align grants.
 constexpr size_t kHeapAlignment = size_t{1} << 30;
 
 // Heap allocation on this PE (the API makes it collective).  nullptr with a message when
-// the heap is exhausted.
-void* heap_allocate(const char* call, size_t size, size_t alignment);
+// the heap is exhausted, or when /dev/shm cannot hold the block's pages (TANDEM_SHARED_MEMORY
+// =dev-shm: they are reserved now, unless `reserve` is Reserve::Later, where the caller
+// reserves the parts it uses with heap_reserve before they are touched).
+enum class Reserve { Now, Later };
+void* heap_allocate(const char* call, size_t size, size_t alignment, Reserve reserve = Reserve::Now);
+// Makes [at, at + len) of the heap safe to touch; false with a message when /dev/shm is full.
+bool heap_reserve(const char* call, const void* at, size_t len);
 // Frees a block; a pointer that is not the start of a heap block is an error.
 void heap_release(const char* call, void* ptr);
 // Size of the heap block starting at ptr, if one does.

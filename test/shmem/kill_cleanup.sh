@@ -12,6 +12,9 @@
 #            after the next job's start (the runtime sweeps files of dead processes older
 #            than 10 minutes), while an old file of a live process and a new one of a dead
 #            process stay.
+# With TANDEM_SHARED_MEMORY=dev-shm the PEs' heaps and globals are files in /dev/shm, as
+# above; otherwise they are memfds, and no case may leave (or even make) a file there: the
+# whole case checks that nothing is left to sweep.
 # PROGRAM is kill_target (see kill_target.c): it records its pid in TANDEM_TEST_PIDDIR,
 # "running.<pid>" once initialised, and with TANDEM_TEST_HOLD=1 waits for
 # "release.<pid>" before shmem_init.  OSHRUN-OPTIONs go to oshrun (for example
@@ -26,6 +29,9 @@ shift 2
 oshrun_options=("$@")
 [ -x "$oshrun" ] || { echo "kill_cleanup: FAIL: $oshrun is not an executable"; exit 1; }
 [ -x "$program" ] || { echo "kill_cleanup: FAIL: $program is not an executable"; exit 1; }
+
+files=0
+[ "${TANDEM_SHARED_MEMORY:-}" = dev-shm ] && files=1
 
 failed=0
 fail() {
@@ -108,7 +114,11 @@ scenario() {
       [ "$ready" -eq 3 ] && break
       sleep 0.05
     done
-    [ "$ready" -eq 3 ] || echo "kill_cleanup: note: only $ready of 3 PEs had files in /dev/shm before the kill"
+    if [ "$files" = 1 ]; then
+      [ "$ready" -eq 3 ] || echo "kill_cleanup: note: only $ready of 3 PEs had files in /dev/shm before the kill"
+    else
+      [ "$ready" -eq 0 ] || fail "$mode: $ready PEs made files in /dev/shm although their memory is memfds"
+    fi
     sleep 0.2
   else
     if ! wait_for '[ "$(count_files running)" -eq 4 ]' 30; then
@@ -130,6 +140,14 @@ scenario() {
       stale="$stale $(ls /dev/shm 2>/dev/null | grep -E "^tandem-$pid-" || true)"
     done
     stale=$(echo $stale)
+    if [ "$files" = 0 ]; then
+      [ -z "$stale" ] || fail "$mode: a job whose memory is memfds left files in /dev/shm: $stale"
+      echo "left by the whole job: nothing (memfds)"
+      stale=""
+      rm -rf "$piddir"
+      piddir=""
+      return
+    fi
     [ -n "$stale" ] || fail "$mode: the killed job left no files in /dev/shm, so the sweep goes untested"
     for f in $stale; do touch -d '20 minutes ago' "/dev/shm/$f"; done
     echo "left by the whole job (made 20 minutes old): $stale"

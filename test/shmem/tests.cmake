@@ -488,6 +488,11 @@ set_tests_properties(expect_failure_control_np2 PROPERTIES WILL_FAIL TRUE)
 add_test(kill_cleanup bash "${TANDEM_SHMEM_SRC}/kill_cleanup.sh" "${OSHRUN}"
          "${TANDEM_SHMEM_BIN}/kill_target")
 set_tests_properties(kill_cleanup PROPERTIES LABELS "api" TIMEOUT 60)
+# The same with the heaps and globals in files of /dev/shm: the launcher removes a killed
+# PE's files, and the next job's start sweeps those of a job killed whole.
+add_test(kill_cleanup_files bash "${TANDEM_SHMEM_SRC}/kill_cleanup.sh" "${OSHRUN}"
+         "${TANDEM_SHMEM_BIN}/kill_target")
+set_tests_properties(kill_cleanup_files PROPERTIES LABELS "api" TIMEOUT 60 ENVIRONMENT "TANDEM_SHARED_MEMORY=dev-shm")
 # The same with the PEs on 2 virtual nodes (PEs 0,1 and 2,3): the killed PE's peers on
 # the other node share no memory with it.
 add_test(kill_cleanup_nodes2 bash "${TANDEM_SHMEM_SRC}/kill_cleanup.sh" "${OSHRUN}"

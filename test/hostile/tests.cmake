@@ -1,0 +1,10 @@
+# Hostile conditions: what clusters and containers impose on a job.
+# A 64 MB /dev/shm, as in a container (needs root and unshare; skipped otherwise).
+add_test(hostile_small_shm bash "${TANDEM_SRC}/test/hostile/small_shm.sh")
+set_tests_properties(hostile_small_shm PROPERTIES LABELS "hostile;internode" TIMEOUT 120 PROCESSORS 2
+                     SKIP_RETURN_CODE 77 ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD}")
+# PEs of one node in different PID namespaces: memfds refused with the setting named, files
+# in /dev/shm work (needs root and unshare; skipped otherwise).
+add_test(hostile_pid_namespace bash "${TANDEM_SRC}/test/hostile/pid_namespace.sh")
+set_tests_properties(hostile_pid_namespace PROPERTIES LABELS "hostile" TIMEOUT 60 PROCESSORS 2
+                     SKIP_RETURN_CODE 77 ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD}")
