@@ -7,8 +7,10 @@
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
 
+#include <cerrno>
 #include <iterator>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/backoff.h"
@@ -199,6 +201,22 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
   if (pe_driving() || !read_cq_unless_busy()) sleep_.note_pe_drove();
 }
 
+namespace {
+// What an error of a completion most likely means, for the message that ends the job.
+const char* likely_cause(int err) {
+  switch (err) {
+    case ENOTCONN: case ECONNRESET: case ECONNABORTED: case EPIPE: case ECONNREFUSED:
+      return "the connection was lost: the peer ended or its node went down, or the connection was reset on the way";
+    case EHOSTUNREACH: case ENETUNREACH: case ENETDOWN: case EHOSTDOWN:
+      return "the peer's node cannot be reached: a link or route between the nodes is down";
+    case ETIMEDOUT:
+      return "the provider gave up waiting for the peer: a link is down or the peer's node is gone";
+    default:
+      return nullptr;
+  }
+}
+}  // namespace
+
 void Engine::report_error(const char* call) {
   fi_cq_err_entry error{};
   if (fi_cq_readerr(cq_, &error, 0) == 1) {
@@ -206,8 +224,15 @@ void Engine::report_error(const char* call) {
     const char* what = error.op_context == &counted_write_  ? "a write or atomic"
                        : error.op_context == &counted_read_ ? "a read or fetching atomic"
                                                             : "an operation";
-    fatal(call, "libfabric: %s failed: %s (%s)", what, fi_strerror(error.err),
-          fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0));
+    // Completions do not say which PE an operation went to; the PEs that operations went to
+    // since this PE last had nothing outstanding are where it went (net_timeout.h).
+    std::string peers;
+    int count = 0;
+    timeout_.for_each_candidate([&](int p) { peers += (count++ ? ", " : "") + std::to_string(p); });
+    const std::string to = count == 0 ? "" : count == 1 ? " to PE " + peers : " to one of PEs " + peers;
+    const char* cause = likely_cause(error.err);
+    fatal(call, "libfabric: %s%s failed: %s (%s)%s%s", what, to.c_str(), fi_strerror(error.err),
+          fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0), cause ? "; " : "", cause ? cause : "");
   }
   fatal(call, "libfabric: an operation failed");
 }

@@ -8,3 +8,9 @@ set_tests_properties(hostile_small_shm PROPERTIES LABELS "hostile;internode" TIM
 add_test(hostile_pid_namespace bash "${TANDEM_SRC}/test/hostile/pid_namespace.sh")
 set_tests_properties(hostile_pid_namespace PROPERTIES LABELS "hostile" TIMEOUT 60 PROCESSORS 2
                      SKIP_RETURN_CODE 77 ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD}")
+# A TCP connection between the PEs of two nodes reset mid-job: the job ends at once with
+# the line naming both PEs, the operation and the cause (needs root and ss -K).
+add_test(hostile_connection_reset bash "${TANDEM_SRC}/test/hostile/connection_reset.sh" "${OSHRUN}"
+         "${TANDEM_BUILD}/test/shmem/net_timeout")
+set_tests_properties(hostile_connection_reset PROPERTIES LABELS "hostile;internode" TIMEOUT 60 PROCESSORS 2
+                     SKIP_RETURN_CODE 77)

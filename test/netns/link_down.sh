@@ -10,37 +10,22 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
+. "$here/job.sh"
+
 if [ "${1:-}" = "--job" ]; then
   oshrun=$2
   program=$3
-  out=$(mktemp "${TMPDIR:-/tmp}/tandem-link-down.XXXXXX") || exit 2
-  TANDEM_TEST_NETNS_PES_PER_NODE=1 "$oshrun" --nodes 2 -n 2 -x TANDEM_TEST_NETNS_TAG -x TANDEM_TEST_NETNS_PES_PER_NODE \
-    bash "$here/netns.sh" pe "$program" link >"$out" &
-  job=$!
-  for _ in $(seq 300); do
-    [ "$(grep -c '^ready' "$out")" -ge 2 ] && break
-    kill -0 "$job" 2>/dev/null || break
-    sleep 0.1
-  done
-  cat "$out"
+  netns_job_start 1 2 "$oshrun" "$program" link
+  job_ready 2
   echo "link_down.sh: taking the link of node 1 down" >&2
   ip -n "tandem-$TANDEM_TEST_NETNS_TAG-n1" link set tdm0 down
-  wait "$job"
-  status=$?
-  rm -f "$out"
-  exit $status
+  job_end
 fi
 
 oshrun=$1
 program=$2
-if [ "$(id -u)" -ne 0 ] || ! command -v ip >/dev/null; then
-  echo "link_down.sh: needs root and iproute2; skipped"
-  exit 77
-fi
-export TANDEM_TEST_NETNS_TAG=$(($$ % 200 + 20))
-cleanup() { bash "$here/netns.sh" down; }
-trap cleanup EXIT
-bash "$here/netns.sh" up 2 || exit 1
+needs_root link_down.sh ip
+netns_up 2
 TANDEM_NET_TIMEOUT=3 TANDEM_TEST_TIME_LIMIT=40 bash "$here/../shmem/expect_failure.sh" 1 \
   "tandem: shmem_(long_put|quiet) on PE 0: PE 1 is unreachable: no network operation has completed for [0-9]+ s" \
   -- bash "$0" --job "$oshrun" "$program"
