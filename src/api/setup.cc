@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "api/api.h"
+#include "boot/cards.h"
 #include "boot/pmix_boot.h"
 #include "coll/team.h"
 #include "mem/shared_file.h"
@@ -101,12 +102,12 @@ std::string node_key(const std::string& launcher_host, int pe, int n_pes, int vi
 }
 
 // The CPUs this process may run on, as bytes to publish with the node key.
-std::string affinity_bytes() {
+cpu_set_t affinity() {
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof set, &set) != 0)
     for (unsigned c = 0; c < std::thread::hardware_concurrency() && c < CPU_SETSIZE; ++c) CPU_SET(c, &set);
-  return std::string(reinterpret_cast<const char*>(&set), sizeof set);
+  return set;
 }
 
 // Maps the pages of the library's code into this process (MADV_POPULATE_READ, Linux 5.14;
@@ -176,9 +177,15 @@ void runtime_init(const char* call, int requested_threads) {
 
   // Each PE publishes its node key and its CPU affinity in one blob.
   const std::vector<std::string> blobs = boot().allgather(
-      call, "tandem.node", affinity_bytes() + node_key(boot().host(), r.my_pe, r.n_pes, r.config.virtual_nodes));
+      call, "tandem.node", write_card(NodeCard{node_key(boot().host(), r.my_pe, r.n_pes, r.config.virtual_nodes), affinity()}));
+  std::vector<NodeCard> cards;
+  for (size_t pe = 0; pe < blobs.size(); ++pe) {
+    auto card = read_node_card(blobs[pe]);
+    if (!card) fatal(call, "PE %zu sent a malformed node description (another build of Tandem?)", pe);
+    cards.push_back(std::move(*card));
+  }
   std::vector<std::string> keys;
-  for (const std::string& blob : blobs) keys.push_back(blob.substr(sizeof(cpu_set_t)));
+  for (const NodeCard& card : cards) keys.push_back(card.key);
   r.node_of.assign(static_cast<size_t>(r.n_pes), 0);
   std::vector<std::string> seen;
   for (int pe = 0; pe < r.n_pes; ++pe) {
@@ -207,9 +214,7 @@ void runtime_init(const char* call, int requested_threads) {
     if (machine(keys[static_cast<size_t>(pe)]) == my_machine) {
       if (pe == r.my_pe) r.my_machine_index = r.machine_pes;
       ++r.machine_pes;
-      cpu_set_t mask;
-      memcpy(&mask, blobs[static_cast<size_t>(pe)].data(), sizeof mask);
-      CPU_OR(&usable, &usable, &mask);
+      CPU_OR(&usable, &usable, &cards[static_cast<size_t>(pe)].affinity);
     }
   r.oversubscribed = r.machine_pes > CPU_COUNT(&usable);
 

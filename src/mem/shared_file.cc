@@ -50,46 +50,6 @@ bool linked_here(const std::string& name) {
 }
 }  // namespace
 
-std::optional<SharedLocator> parse_shared_locator(std::string_view text) {
-  // Decimal digits up to `end` (or the end of the text when end is 0), at most `max`.
-  auto number = [&text](char end, uint64_t max) -> std::optional<uint64_t> {
-    size_t at = end ? text.find(end) : text.size();
-    if (at == 0 || at == std::string_view::npos || at > 20) return std::nullopt;
-    uint64_t n = 0;
-    for (char c : text.substr(0, at)) {
-      if (c < '0' || c > '9' || n > (max - static_cast<uint64_t>(c - '0')) / 10) return std::nullopt;
-      n = n * 10 + static_cast<uint64_t>(c - '0');
-    }
-    text.remove_prefix(end ? at + 1 : at);
-    return n;
-  };
-  SharedLocator l;
-  constexpr std::string_view kMemfd = "memfd:";
-  if (text.starts_with(kMemfd)) {
-    text.remove_prefix(kMemfd.size());
-    auto pid = number(':', 1u << 30);
-    auto fd = pid ? number(':', 1u << 30) : std::nullopt;
-    auto inode = fd ? number('\0', ~uint64_t{0}) : std::nullopt;
-    if (!inode || *pid == 0 || !text.empty()) return std::nullopt;
-    l.memfd = true;
-    l.pid = static_cast<long>(*pid);
-    l.fd = static_cast<int>(*fd);
-    l.inode = *inode;
-    return l;
-  }
-  // A file: "/tandem-<pid>-<what>", <what> of letters, digits and '-' only, so that no
-  // locator names another file or directory.
-  const long pid = text.starts_with('/') ? pid_in_name(text.substr(1), kSharedFilePrefix, '-') : -1;
-  if (pid <= 0 || text.size() > 63) return std::nullopt;
-  const std::string_view what = text.substr(text.find('-', 1 + kSharedFilePrefix.size()) + 1);
-  if (what.empty()) return std::nullopt;
-  for (char c : what)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-')) return std::nullopt;
-  l.pid = pid;
-  l.name = std::string(text);
-  return l;
-}
-
 SharedFile SharedFile::create(const char* call, const std::string& what, size_t size, Kind kind) {
   SharedFile f;
   f.size_ = size;
@@ -105,8 +65,7 @@ SharedFile SharedFile::create(const char* call, const std::string& what, size_t 
     if (fstat(f.fd_, &st) != 0 || ftruncate(f.fd_, static_cast<off_t>(size)) != 0)
       fatal(call, "cannot size a memfd to %zu bytes for the %s: %s", size, what.c_str(), strerror(errno));
     f.memfd_ = true;
-    f.locator_ = "memfd:" + std::to_string(getpid()) + ":" + std::to_string(f.fd_) + ":" +
-                 std::to_string(static_cast<uint64_t>(st.st_ino));
+    f.locator_ = memfd_locator(getpid(), f.fd_, static_cast<uint64_t>(st.st_ino));
     return f;
   }
   f.locator_ = "/" + std::string(kSharedFilePrefix) + std::to_string(getpid()) + "-" + what;

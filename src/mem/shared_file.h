@@ -20,21 +20,12 @@
 #include <string>
 #include <string_view>
 
+#include "boot/cards.h"  // SharedLocator
+
 namespace tandem {
 
 // The start of every name of a file in /dev/shm: tandem-<pid>-<what>.
 inline constexpr std::string_view kSharedFilePrefix = "tandem-";
-
-// What a locator says: "memfd:<pid>:<fd>:<inode>" or "/tandem-<pid>-<what>".
-struct SharedLocator {
-  bool memfd = false;
-  long pid = 0;
-  int fd = -1;          // memfd only
-  uint64_t inode = 0;   // memfd only: guards against another process's descriptor
-  std::string name;     // file only, "/tandem-<pid>-<what>"
-};
-// Parses a locator as a peer sent it; nullopt when it has neither shape.
-std::optional<SharedLocator> parse_shared_locator(std::string_view text);
 
 class SharedFile {
  public:

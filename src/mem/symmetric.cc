@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "boot/cards.h"
 #include "core/runtime.h"
 #include "mem/allocator.h"
 #include "mem/data_segment.h"
@@ -20,13 +21,6 @@ namespace {
 // Runtime objects (barrier counters, ...) come from the heap too, on top of what the user
 // asked for with SHMEM_SYMMETRIC_SIZE.
 constexpr size_t kInternalReserve = 1u << 20;
-
-struct Card {
-  uint64_t heap_size;
-  uint64_t data_size;
-  char heap_locator[64];  // SharedFile::locator()
-  char data_locator[64];
-};
 
 size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
 
@@ -106,14 +100,9 @@ void symmetric_prepare(const char* call, size_t areas) {
 }
 
 std::string symmetric_card() {
-  Runtime& r = rt();
+  const Runtime& r = rt();
   const Backing& b = backing();
-  Card card{};
-  card.heap_size = r.heap.size;
-  card.data_size = r.data.size;
-  snprintf(card.heap_locator, sizeof card.heap_locator, "%s", b.heap_file.locator().c_str());
-  snprintf(card.data_locator, sizeof card.data_locator, "%s", b.data_file.locator().c_str());
-  return std::string(reinterpret_cast<const char*>(&card), sizeof card);
+  return write_card(SegmentCard{r.heap.size, r.data.size, b.heap_file.locator(), b.data_file.locator()});
 }
 
 void symmetric_map_peers(const char* call, const std::vector<std::string>& cards) {
@@ -121,26 +110,24 @@ void symmetric_map_peers(const char* call, const std::vector<std::string>& cards
   r.heap.peer_base.assign(static_cast<size_t>(r.n_pes), nullptr);
   r.data.peer_base.assign(static_cast<size_t>(r.n_pes), nullptr);
   for (int pe : r.local_pes) {
-    Card card;
-    if (cards[static_cast<size_t>(pe)].size() != sizeof card)
-      fatal(call, "PE %d sent a malformed segment description", pe);
-    memcpy(&card, cards[static_cast<size_t>(pe)].data(), sizeof card);
-    if (card.heap_size != r.heap.size)
+    const auto card = read_segment_card(cards[static_cast<size_t>(pe)]);
+    if (!card) fatal(call, "PE %d sent a malformed segment description (another build of Tandem?)", pe);
+    if (card->heap_size != r.heap.size)
       fatal(call, "PE %d has a symmetric heap of %llu bytes and this PE %zu: every PE must see the same SHMEM_SYMMETRIC_SIZE",
-            pe, static_cast<unsigned long long>(card.heap_size), r.heap.size);
-    if (card.data_size != r.data.size)
+            pe, static_cast<unsigned long long>(card->heap_size), r.heap.size);
+    if (card->data_size != r.data.size)
       fatal(call, "PE %d has %llu bytes of globals and this PE %zu: every PE must run the same executable",
-            pe, static_cast<unsigned long long>(card.data_size), r.data.size);
+            pe, static_cast<unsigned long long>(card->data_size), r.data.size);
     if (pe == r.my_pe) {
       r.heap.peer_base[static_cast<size_t>(pe)] = r.heap.base;
       r.data.peer_base[static_cast<size_t>(pe)] = r.data.base;
       continue;
     }
     r.heap.peer_base[static_cast<size_t>(pe)] =
-        static_cast<char*>(SharedFile::map_peer(call, pe, std::string(card.heap_locator, strnlen(card.heap_locator, sizeof card.heap_locator)), r.heap.size));
+        static_cast<char*>(SharedFile::map_peer(call, pe, card->heap_locator, r.heap.size));
     if (r.data.size > 0)
       r.data.peer_base[static_cast<size_t>(pe)] =
-          static_cast<char*>(SharedFile::map_peer(call, pe, std::string(card.data_locator, strnlen(card.data_locator, sizeof card.data_locator)), r.data.size));
+          static_cast<char*>(SharedFile::map_peer(call, pe, card->data_locator, r.data.size));
   }
 }
 

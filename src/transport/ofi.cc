@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "boot/cards.h"
 #include "core/backoff.h"
 #include "core/error.h"
 #include "transport/kept_signals.h"
@@ -176,18 +177,17 @@ std::string Engine::endpoint_name(const char* call) const {
   return std::string(name, length);
 }
 
-// A PE's card: its endpoint address, then per region (segments, own, rings) the base address and
-// the key: 8 bytes, or with FI_MR_RAW the byte string that peers map.
+// A PE's card (boot/cards.h): its endpoint address, then per region (segments, own, rings)
+// the base address and the key: 8 bytes, or with FI_MR_RAW the byte string that peers map.
 std::string Engine::card() const {
-  const std::string name = endpoint_name("shmem_init");
-  const size_t length = name.size();
-  std::string card(reinterpret_cast<const char*>(&length), sizeof length);
-  card += name;
+  EndpointCard card;
+  card.address = endpoint_name("shmem_init");
+  card.regions.resize(kRegions);
   for (int r = 0; r < kRegions; ++r) {
     uint64_t base = r == kOwn     ? reinterpret_cast<uint64_t>(&own_)
                     : r == kRings ? reinterpret_cast<uint64_t>(ring_memory_.get())
                                   : reinterpret_cast<uint64_t>(base_[r]);
-    std::string key;
+    std::string& key = card.regions[static_cast<size_t>(r)].key;
     if (mr_[r] && rules_.mr_raw) {
       size_t size = 0;
       fi_mr_raw_attr(mr_[r], &base, nullptr, &size, 0);  // the size, with -FI_ETOOSMALL
@@ -198,14 +198,10 @@ std::string Engine::card() const {
       const uint64_t k = fi_mr_key(mr_[r]);
       key.assign(reinterpret_cast<const char*>(&k), sizeof k);
     }
-    const uint64_t size = key.size();
-    card.append(reinterpret_cast<const char*>(&base), sizeof base);
-    card.append(reinterpret_cast<const char*>(&size), sizeof size);
-    card += key;
+    card.regions[static_cast<size_t>(r)].base = base;
   }
-  const uint16_t doorbell = sleep_.doorbell_port();
-  card.append(reinterpret_cast<const char*>(&doorbell), sizeof doorbell);
-  return card;
+  card.doorbell = sleep_.doorbell_port();
+  return write_card(card);
 }
 
 void Engine::connect(const char* call, const std::vector<std::string>& cards, int my_pe) {
@@ -220,43 +216,28 @@ void Engine::connect(const char* call, const std::vector<std::string>& cards, in
   held_.connect(cards.size(), answers_written_);
   std::fill(std::begin(list_target_), std::end(list_target_), -1);
   for (size_t pe = 0; pe < cards.size(); ++pe) {
-    const std::string& card = cards[pe];
-    size_t at = 0;
-    auto take = [&](void* out, size_t bytes) {
-      if (card.size() - at < bytes) fatal(call, "PE %zu sent a malformed endpoint address", pe);
-      memcpy(out, card.data() + at, bytes);
-      at += bytes;
-    };
-    size_t length = 0;
-    take(&length, sizeof length);
-    std::string name(length, '\0');
-    take(name.data(), length);
+    auto card = read_endpoint_card(cards[pe], kRegions);
+    if (!card) fatal(call, "PE %zu sent a malformed endpoint address (another build of Tandem?)", pe);
     fi_addr_t address = FI_ADDR_NOTAVAIL;
-    if (fi_av_insert(av_, name.data(), 1, &address, 0, nullptr) != 1)
+    if (fi_av_insert(av_, card->address.data(), 1, &address, 0, nullptr) != 1)
       fatal(call, "libfabric cannot insert the address of PE %zu", pe);
     peer_address_[pe] = address;
     for (int r = 0; r < kRegions; ++r) {
       PeerSegment& seg = peer_segment_[pe * kRegions + static_cast<size_t>(r)];
-      uint64_t size = 0;
-      take(&seg.base, sizeof seg.base);
-      take(&size, sizeof size);
-      std::string key(size, '\0');
-      take(key.data(), size);
-      if (size == 0) continue;  // no such segment (an executable without globals)
+      std::string& key = card->regions[static_cast<size_t>(r)].key;
+      seg.base = card->regions[static_cast<size_t>(r)].base;
+      if (key.empty()) continue;  // no such segment (an executable without globals)
       if (rules_.mr_raw) {
-        const int rc = fi_mr_map_raw(domain_, seg.base, reinterpret_cast<uint8_t*>(key.data()), size, &seg.key, 0);
+        const int rc = fi_mr_map_raw(domain_, seg.base, reinterpret_cast<uint8_t*>(key.data()), key.size(), &seg.key, 0);
         if (rc != 0) fatal(call, "libfabric: mapping the key of PE %zu failed: %s", pe, fi_strerror(-rc));
         mapped_keys_.push_back(seg.key);
-      } else if (size == sizeof seg.key) {
+      } else if (key.size() == sizeof seg.key) {
         memcpy(&seg.key, key.data(), sizeof seg.key);
       } else {
-        fatal(call, "PE %zu sent a malformed endpoint address", pe);
+        fatal(call, "PE %zu sent a malformed endpoint address (a key of %zu bytes)", pe, key.size());
       }
     }
-    uint16_t doorbell = 0;
-    take(&doorbell, sizeof doorbell);
-    if (at != card.size()) fatal(call, "PE %zu sent a malformed endpoint address", pe);
-    sleep_.add_peer(std::move(name), doorbell, pe == static_cast<size_t>(my_pe));
+    sleep_.add_peer(std::move(card->address), card->doorbell, pe == static_cast<size_t>(my_pe));
   }
   sleep_.connect(cards.size());
   timeout_.set_nudges(sleep_.rings());

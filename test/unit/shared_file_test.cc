@@ -75,6 +75,7 @@ TEST(SharedFile, ReserveTakesTheFilesPages) {
 }
 
 TEST(SharedLocator, ParsesBothShapes) {
+  EXPECT_EQ(tandem::memfd_locator(123, 7, 9876543210u), "memfd:123:7:9876543210");
   auto m = parse_shared_locator("memfd:123:7:9876543210");
   ASSERT_TRUE(m);
   EXPECT_TRUE(m->memfd);
