@@ -98,7 +98,8 @@ std::optional<SharedLocator> parse_shared_locator(std::string_view text) {
   // Decimal digits up to `end` (or the end of the text when end is 0), at most `max`.
   auto number = [&text](char end, uint64_t max) -> std::optional<uint64_t> {
     const size_t at = end ? text.find(end) : text.size();
-    if (at == 0 || at == std::string_view::npos || at > 20) return std::nullopt;
+    // One spelling of each number: no leading zeros.
+    if (at == 0 || at == std::string_view::npos || at > 20 || (at > 1 && text[0] == '0')) return std::nullopt;
     uint64_t n = 0;
     for (char c : text.substr(0, at)) {
       if (c < '0' || c > '9' || n > (max - static_cast<uint64_t>(c - '0')) / 10) return std::nullopt;

@@ -91,7 +91,7 @@ TEST(SharedLocator, ParsesBothShapes) {
 
 TEST(SharedLocator, RefusesEverythingElse) {
   for (const char* bad : {"", "memfd:", "memfd:1:2", "memfd:1:2:", "memfd:0:2:3", "memfd:1:2:3:4", "memfd:-1:2:3",
-                          "memfd:1::3", "memfd:99999999999999999999999:1:1", "memfd:1:2:99999999999999999999999",
+                          "memfd:1::3", "memfd:01:2:3", "memfd:1:02:3", "memfd:99999999999999999999999:1:1", "memfd:1:2:99999999999999999999999",
                           "/tandem-", "/tandem-12-", "/tandem--heap", "/tandem-12-../../etc/passwd", "/tandem-12-a/b",
                           "/other-12-heap", "tandem-12-heap", "/tandem-12-heap\n"})
     EXPECT_FALSE(parse_shared_locator(bad)) << bad;
