@@ -322,6 +322,11 @@ void runtime_init(const char* call, int requested_threads) {
     else
       printf("  network: none (all PEs share memory; atomics are CPU atomics)\n");
     if (network)
+      printf("  network: %s; messages %s\n",
+             network->rules().provider_keys ? "keys the provider's" : "keys drawn at random for each job",
+             network->names_senders() ? "served only from the PEs of the job (the provider names senders)"
+                                      : "checked, but not their senders (the provider does not name them)");
+    if (network)
       printf("  notifications across nodes: %s\n",
              network->notifies_by_data() ? "remote CQ data on the data's write" : "messages after the data");
     printf("  shared memory: %s\n", symmetric_backing());

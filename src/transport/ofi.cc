@@ -108,7 +108,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
 
   // Registrations: the segments and the pad for peers, with local access too where every
   // local buffer needs a descriptor, and the engine's own buffers.
-  local_.open(domain_, ep_, rules_, emulated_, cq_attr.size, settings.bounce_bytes);
+  local_.open(domain_, ep_, rules_, emulated_, cq_attr.size, settings.bounce_bytes, info_->domain_attr->mr_key_size);
   const uint64_t local = rules_.mr_local ? FI_READ | FI_WRITE | FI_SEND | FI_RECV : 0;
   for (int s = 0; s < kSegments; ++s) {
     base_[s] = bases[s];
@@ -129,6 +129,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
   if (!gather_answers_) gather_answers_.reset(new Outgoing[kGatherAnswers]);
   inbox_.assign(kInbox, Incoming{});
+  authenticates_ = (info_->caps & FI_SOURCE) != 0;
   if (rules_.mr_local) {
     local_.add(call, held_.batches(), kBatches * sizeof(Batch), local);
     local_.add(call, operand_slots_.get(), kOperandSlots * sizeof(OperandSlot), local);

@@ -156,6 +156,9 @@ class Transport {
   void on_notification(void (*handler)(uint64_t data));
   // true: notifications ride on writes as remote CQ data; false: they are messages.
   bool notifies_by_data() const;
+  // Whether the provider names the sender of each message (FI_SOURCE), so that messages from
+  // processes outside the job are refused by who sent them, not only by what they say.
+  bool names_senders() const;
   // true where the bytes of a write land in their order (providers that copy a kernel
   // socket's stream into memory), so that a word at the end of a write, read by
   // load_landed(), says that the whole write is there when it holds a value it held never

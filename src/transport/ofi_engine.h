@@ -111,6 +111,7 @@ class Engine {
   void notify(const char* call, int pe, uint64_t data);
   void on_notification(void (*handler)(uint64_t data)) { notification_handler_ = handler; }
   bool notifies_by_data() const { return notify_by_data_; }
+  bool names_senders() const { return authenticates_; }
   bool writes_land_in_order() const { return answers_written_; }
   std::optional<uint64_t> load_landed(const uint64_t* word);
   bool native(AtomicType type) const { return native_[static_cast<int>(type)]; }
@@ -293,6 +294,9 @@ class Engine {
     if (inject_size_ < sizeof(uint64_t)) return 0;
     return std::min((inject_size_ - sizeof(uint64_t)) & ~size_t{7}, AnswerSlots::kCellBytes);
   }
+  // Whether a message that arrived in `slot` (`len` bytes, sent by `from` where the provider
+  // names senders) may be served (ofi_admit.cc); false, once with a warning, if not.
+  bool admit(const Incoming& slot, size_t len, fi_addr_t from);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);
   // Gathers (ofi_strided.cc).  The answers go out from buffers of their own, so
@@ -473,6 +477,8 @@ class Engine {
   size_t array_most_[static_cast<int>(AtomicType::Count)][static_cast<int>(AtomicOp::Count)] = {};
   int my_pe_ = -1;
   std::vector<Incoming> inbox_;  // posted receive buffers for requests and replies
+  bool authenticates_ = false;   // the provider names each message's sender (FI_SOURCE)
+  std::atomic<uint64_t> refused_{0};  // messages dropped by admit()
   std::unique_ptr<Outgoing[]> runs_;
   // Software atomics sent and answered.
   std::atomic<uint64_t> software_sent_{0};

@@ -1,5 +1,8 @@
 #include "transport/ofi_local.h"
 
+#include <sys/random.h>
+#include <unistd.h>
+
 #include <rdma/fi_domain.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
@@ -7,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/clock.h"
 #include "core/error.h"
 
 namespace tandem::ofi {
@@ -28,12 +32,22 @@ constexpr size_t kMinSlots = 16;
 constexpr unsigned char kScribble = 0xa5;        // over a context a provider may use
 }  // namespace
 
+uint64_t random_key(size_t key_bytes) {
+  uint64_t key = 0;
+  if (getrandom(&key, sizeof key, 0) != static_cast<ssize_t>(sizeof key))
+    key = static_cast<uint64_t>(monotonic_ns()) * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(getpid());
+  if (key_bytes > 0 && key_bytes < sizeof key) key &= (uint64_t{1} << (8 * key_bytes)) - 1;
+  return key;
+}
+
 LocalMemory::LocalMemory() = default;
 LocalMemory::~LocalMemory() = default;
 
 void LocalMemory::open(fid_domain* domain, fid_ep* ep, const Rules& rules, const Rules& checked, size_t contexts,
-                       size_t bounce_bytes) {
+                       size_t bounce_bytes, size_t key_bytes) {
   domain_ = domain;
+  key_mask_ = key_bytes > 0 && key_bytes < sizeof(uint64_t) ? (uint64_t{1} << (8 * key_bytes)) - 1 : ~uint64_t{0};
+  next_key_.store(random_key(key_bytes), std::memory_order_relaxed);
   ep_ = ep;
   rules_ = rules;
   checked_ = checked;
@@ -76,9 +90,9 @@ void LocalMemory::close() {
 
 fid_mr* LocalMemory::add(const char* call, void* base, size_t bytes, uint64_t access) {
   fid_mr* mr = nullptr;
-  // Requested keys are told apart by a counter; providers with FI_MR_PROV_KEY pick their own.
-  static std::atomic<uint64_t> next_key{1000};
-  const int rc = fi_mr_reg(domain_, base, bytes, access, 0, next_key++, 0, &mr, nullptr);
+  // Requested keys count up from a random start; providers with FI_MR_PROV_KEY pick their own.
+  const uint64_t key = next_key_.fetch_add(1, std::memory_order_relaxed) & key_mask_;
+  const int rc = fi_mr_reg(domain_, base, bytes, access, 0, key, 0, &mr, nullptr);
   if (rc != 0) fatal(call, "libfabric: fi_mr_reg of %zu bytes failed: %s", bytes, fi_strerror(-rc));
   if (rules_.mr_endpoint) {
     if (fi_mr_bind(mr, &ep_->fid, 0) != 0 || fi_mr_enable(mr) != 0)
@@ -136,8 +150,8 @@ bool LocalMemory::stage(const char* call, void* p, size_t bytes, bool in, Hold* 
   }
   if (hold->registration) fatal(call, "an operation needs two registrations of its own");
   fid_mr* mr = nullptr;
-  static std::atomic<uint64_t> next_key{uint64_t{1} << 40};
-  const int rc = fi_mr_reg(domain_, p, bytes, in ? FI_READ : FI_WRITE, 0, next_key++, 0, &mr, nullptr);
+  const uint64_t key = next_key_.fetch_add(1, std::memory_order_relaxed) & key_mask_;
+  const int rc = fi_mr_reg(domain_, p, bytes, in ? FI_READ : FI_WRITE, 0, key, 0, &mr, nullptr);
   if (rc != 0) fatal(call, "libfabric: registering a local buffer of %zu bytes failed: %s", bytes, fi_strerror(-rc));
   if (rules_.mr_endpoint && (fi_mr_bind(mr, &ep_->fid, 0) != 0 || fi_mr_enable(mr) != 0))
     fatal(call, "libfabric: binding a registration to the endpoint failed");

@@ -31,6 +31,11 @@ struct fid_mr;
 
 namespace tandem::ofi {
 
+// A key for the provider to use, drawn at random (getrandom) and cut to `key_bytes`: the
+// first key a PE requests, so that a process outside the job that reaches the endpoint cannot
+// guess the keys of its memory, as it could counters that start where every job starts.
+uint64_t random_key(size_t key_bytes);
+
 class LocalMemory {
  public:
   // What an operation holds until it completes.
@@ -51,9 +56,10 @@ class LocalMemory {
   LocalMemory();
   ~LocalMemory();
   // `contexts`: the most operations with a completion in flight at once.  `bounce_bytes`:
-  // private buffers up to this size are copied through bounce slots.
+  // private buffers up to this size are copied through bounce slots.  `key_bytes`: the
+  // provider's key size (mr_key_size).
   void open(fid_domain* domain, fid_ep* ep, const Rules& rules, const Rules& checked, size_t contexts,
-            size_t bounce_bytes);
+            size_t bounce_bytes, size_t key_bytes);
   void close();
 
   // Registers [base, base + bytes) with `access` (FI_READ, FI_REMOTE_WRITE, ...), bound to
@@ -102,6 +108,9 @@ class LocalMemory {
   void settle(Hold& hold);
 
   fid_domain* domain_ = nullptr;
+  // The keys requested for registrations: from a random start drawn at open (random_key).
+  std::atomic<uint64_t> next_key_{0};
+  uint64_t key_mask_ = ~uint64_t{0};
   fid_ep* ep_ = nullptr;
   Rules rules_;
   Rules checked_;

@@ -25,10 +25,11 @@ namespace tandem::ofi {
 struct Message {
   // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
   // Applied: a request, run request or scatter that the target's read of the CQ applied (in
-  // the order of arrival), its answer still to send; never on the wire.
+  // the order of arrival), its answer still to send; Refused: a message that admission
+  // dropped (ofi_admit.cc), its buffer still to post again; neither is ever on the wire.
   enum Kind : uint8_t {
     Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6, Applied = 7,
-    Scatter = 8, Gather = 9, Gathered = 10, List = 11
+    Scatter = 8, Gather = 9, Gathered = 10, List = 11, Refused = 12
   } kind;
   AtomicOp op;
   AtomicType type;
@@ -60,6 +61,14 @@ inline uint64_t list_record(uint64_t offset, size_t bytes) { return offset << 16
 inline uint64_t list_offset(uint64_t record) { return record >> 16; }
 inline size_t list_bytes(uint64_t record) { return static_cast<size_t>(record & 0xffff); }
 inline size_t list_padded(size_t bytes) { return (bytes + 7) & ~size_t{7}; }
+
+// Why a message that arrived cannot be served (nullptr: it can), from what it says alone: its
+// length `len` (head and what follows, in `operands`), its kind, its origin among `pes` PEs,
+// its segment among this PE's `segments` (`sizes`: each one's bytes, 0 where there is none)
+// and the extent of what it would read or write there.  Messages come from anything that
+// reaches the endpoint (ofi_admit.cc); none may make the target touch memory outside a segment.
+const char* message_problem(const Message& m, const char* operands, size_t len, size_t pes, const size_t* sizes,
+                            int segments);
 
 // A posted receive buffer: room for any message.
 struct Incoming {

@@ -85,10 +85,12 @@ std::string fault_of(const std::string& name, Order order) {
   return {};
 }
 
-fi_info* query(const std::string& name, Order order, bool atomics, bool relaxed, int* rc) {
+// `source`: FI_SOURCE, the sender of each message, which lets the engine refuse messages from
+// processes outside the job (Engine::admit).
+fi_info* query(const std::string& name, Order order, bool atomics, bool relaxed, bool source, int* rc) {
   fi_info* hints = fi_allocinfo();
   if (!hints) fatal("shmem_init", "libfabric: out of memory");
-  hints->caps = kCaps | (atomics ? FI_ATOMIC : 0);
+  hints->caps = kCaps | (atomics ? FI_ATOMIC : 0) | (source ? FI_SOURCE : 0);
   hints->ep_attr->type = FI_EP_RDM;
   hints->mode = kModes;
   hints->domain_attr->mr_mode = kMrModes;
@@ -178,7 +180,9 @@ Choice resolve(const std::string& name, const Rules& required) {
     for (Order order : {Order::All, Order::Rma, Order::None}) {
       if (required.unordered && order != Order::None) continue;
       for (bool relaxed : {false, true}) {
-        if (fi_info* found = query(name, order, atomics, relaxed, &rc)) {
+        fi_info* found = query(name, order, atomics, relaxed, true, &rc);
+        if (!found) found = query(name, order, atomics, relaxed, false, &rc);
+        if (found) {
           // The name may be a core provider that libfabric serves through a layer over it.
           const std::string as = found->fabric_attr->prov_name;
           if (const std::string fault = fault_of(as, order); !fault.empty()) {

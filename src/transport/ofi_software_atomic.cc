@@ -394,6 +394,10 @@ void Engine::apply_request(void* context, ServedRequests* served) {
 }
 
 bool Engine::deliver(Incoming* slot) {
+  if (slot->head.kind == Message::Refused) {
+    post_receive(slot);
+    return false;
+  }
   if (slot->head.kind == Message::Gather) {
     // Read after the writes and scatters that came before it (their completions were read
     // first); the receive buffer takes messages again at once.
@@ -425,7 +429,6 @@ bool Engine::deliver(Incoming* slot) {
   // A probe, or a request applied by read_cq(): a request's answer carries the old value.
   Message answer = m;
   answer.kind = m.kind == Message::Probe ? Message::ProbeAnswer : Message::Answer;
-  if (m.kind == Message::Probe) answer.origin = my_pe_;
   send_answer(answer, m.origin);
   return false;
 }
@@ -454,9 +457,12 @@ void Engine::send_answer(const Message& answer, int pe) {
                 sizeof written);
     return;
   }
+  // Every message names its sender (admit() at the receiver holds it to that).
+  Message signed_answer = answer;
+  signed_answer.origin = my_pe_;
   const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
   Backoff backoff = Backoff::without_progress();
-  post("progress", "an answer to", pe, backoff, [&] { return fi_inject(ep_, &answer, kMessageBytes, peer); });
+  post("progress", "an answer to", pe, backoff, [&] { return fi_inject(ep_, &signed_answer, kMessageBytes, peer); });
 }
 
 void Engine::wait_software(const char* call) {

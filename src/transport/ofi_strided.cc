@@ -104,6 +104,7 @@ void Engine::send_gathered(Outgoing* answer, const Message& request) {
   const size_t block = scatter_block(request.compare), blocks = scatter_blocks(request.compare);
   answer->head = request;
   answer->head.kind = Message::Gathered;
+  answer->head.origin = my_pe_;  // every message names its sender (admit())
   shm::copy_strided(answer->operands, static_cast<ptrdiff_t>(block), base_[request.segment] + request.offset,
                     static_cast<ptrdiff_t>(request.operand), 1, block, blocks);
   send_outgoing("progress", "an answer to", request.origin, answer, block * blocks);

@@ -36,6 +36,7 @@ void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t o
 void Transport::notify(const char* call, int pe, uint64_t data) { engine_->notify(call, pe, data); }
 void Transport::on_notification(void (*handler)(uint64_t data)) { engine_->on_notification(handler); }
 bool Transport::notifies_by_data() const { return engine_->notifies_by_data(); }
+bool Transport::names_senders() const { return engine_->names_senders(); }
 bool Transport::writes_land_in_order() const { return engine_->writes_land_in_order(); }
 std::optional<uint64_t> Transport::load_landed(const uint64_t* word) { return engine_->load_landed(word); }
 bool Transport::native(AtomicType type) const { return engine_->native(type); }

@@ -14,3 +14,10 @@ add_test(hostile_connection_reset bash "${TANDEM_SRC}/test/hostile/connection_re
          "${TANDEM_BUILD}/test/shmem/net_timeout")
 set_tests_properties(hostile_connection_reset PROPERTIES LABELS "hostile;internode" TIMEOUT 60 PROCESSORS 2
                      SKIP_RETURN_CODE 77)
+# A stranger that reaches the PEs' endpoints: its messages are dropped, its writes with
+# guessed keys fail, the job's results stay right.  tcp;ofi_rxm with a sample of keys (each
+# try there costs some 10 ms), sockets with every key from 0 to 4096.
+add_test(hostile_stranger_tcp bash "${TANDEM_SRC}/test/hostile/stranger.sh" tcp+ofi_rxm sample)
+add_test(hostile_stranger_sockets bash "${TANDEM_SRC}/test/hostile/stranger.sh" sockets all)
+set_tests_properties(hostile_stranger_tcp hostile_stranger_sockets PROPERTIES LABELS "hostile;internode" TIMEOUT 300
+                     PROCESSORS 2 SKIP_RETURN_CODE 77 ENVIRONMENT "TANDEM_BUILD=${TANDEM_BUILD}")
