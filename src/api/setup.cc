@@ -14,9 +14,9 @@
 #include <thread>
 
 #include "api/api.h"
-#include "boot/cards.h"
 #include "boot/pmix_boot.h"
 #include "coll/team.h"
+#include "core/cards.h"
 #include "mem/shared_file.h"
 #include "mem/symmetric.h"
 #include "mem/target.h"

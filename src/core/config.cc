@@ -216,6 +216,10 @@ Config Config::from_environment(std::string* error) {
 const char* config_closest(std::string_view name) {
   const char* best = nullptr;
   size_t best_distance = ~size_t{0};
+  // A name cut short (TANDEM_DEFER) means the setting it begins, however far the rest is.
+  if (name.size() > 7)
+    for (const auto& e : config_table())
+      if (std::string_view(e.name).starts_with(name)) return e.name;
   for (const auto& e : config_table()) {
     // Edit distance, one row at a time.
     const std::string_view other = e.name;

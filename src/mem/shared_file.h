@@ -20,7 +20,7 @@
 #include <string>
 #include <string_view>
 
-#include "boot/cards.h"  // SharedLocator
+#include "core/cards.h"  // SharedLocator
 
 namespace tandem {
 

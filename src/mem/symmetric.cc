@@ -7,7 +7,7 @@
 #include <cstring>
 #include <mutex>
 
-#include "boot/cards.h"
+#include "core/cards.h"
 #include "core/runtime.h"
 #include "mem/allocator.h"
 #include "mem/data_segment.h"

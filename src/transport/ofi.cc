@@ -17,8 +17,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "boot/cards.h"
 #include "core/backoff.h"
+#include "core/cards.h"
 #include "core/error.h"
 #include "transport/kept_signals.h"
 #include "transport/ofi_post.h"
@@ -178,7 +178,7 @@ std::string Engine::endpoint_name(const char* call) const {
   return std::string(name, length);
 }
 
-// A PE's card (boot/cards.h): its endpoint address, then per region (segments, own, rings)
+// A PE's card (core/cards.h): its endpoint address, then per region (segments, own, rings)
 // the base address and the key: 8 bytes, or with FI_MR_RAW the byte string that peers map.
 std::string Engine::card() const {
   EndpointCard card;

@@ -1,4 +1,4 @@
-// Fuzz target: the cards a PE reads from PMIx (src/boot/cards.h).  The first byte picks the
+// Fuzz target: the cards a PE reads from PMIx (src/core/cards.h).  The first byte picks the
 // reader, the rest is the card.  Beyond "no crash, no leak, no read past the card, no
 // allocation over the limit", a card that a reader accepts must be what the writer makes of
 // what was read: the format has one spelling of everything.
@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "boot/cards.h"
+#include "core/cards.h"
 
 using namespace tandem;
 

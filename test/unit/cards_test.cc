@@ -1,4 +1,4 @@
-#include "boot/cards.h"
+#include "core/cards.h"
 
 #include <gtest/gtest.h>
 
