@@ -184,14 +184,12 @@ void runtime_init(const char* call, int requested_threads) {
     if (!card) fatal(call, "PE %zu sent a malformed node description (another build of Tandem?)", pe);
     cards.push_back(std::move(*card));
   }
-  std::vector<std::string> keys;
-  for (const NodeCard& card : cards) keys.push_back(card.key);
   r.node_of.assign(static_cast<size_t>(r.n_pes), 0);
   std::vector<std::string> seen;
   for (int pe = 0; pe < r.n_pes; ++pe) {
     size_t i = 0;
-    while (i < seen.size() && seen[i] != keys[static_cast<size_t>(pe)]) ++i;
-    if (i == seen.size()) seen.push_back(keys[static_cast<size_t>(pe)]);
+    while (i < seen.size() && seen[i] != cards[static_cast<size_t>(pe)].key) ++i;
+    if (i == seen.size()) seen.push_back(cards[static_cast<size_t>(pe)].key);
     r.node_of[static_cast<size_t>(pe)] = static_cast<int>(i);
   }
   r.node = r.node_of[static_cast<size_t>(r.my_pe)];
@@ -207,11 +205,11 @@ void runtime_init(const char* call, int requested_threads) {
   // the CPUs that any of them may use: each PE's own mask would be one CPU under a launcher
   // that binds PEs to cores.
   auto machine = [](const std::string& key) { return key.substr(0, key.rfind('/')); };
-  const std::string my_machine = machine(keys[static_cast<size_t>(r.my_pe)]);
+  const std::string my_machine = machine(cards[static_cast<size_t>(r.my_pe)].key);
   cpu_set_t usable;
   CPU_ZERO(&usable);
   for (int pe = 0; pe < r.n_pes; ++pe)
-    if (machine(keys[static_cast<size_t>(pe)]) == my_machine) {
+    if (machine(cards[static_cast<size_t>(pe)].key) == my_machine) {
       if (pe == r.my_pe) r.my_machine_index = r.machine_pes;
       ++r.machine_pes;
       CPU_OR(&usable, &usable, &cards[static_cast<size_t>(pe)].affinity);

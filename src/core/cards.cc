@@ -66,7 +66,6 @@ class Reader {
   }
   // Everything read, nothing left over.
   bool done() const { return ok_ && in_.empty(); }
-  bool ok() const { return ok_; }
 
  private:
   bool take(void* out, size_t bytes) {
@@ -92,6 +91,10 @@ std::optional<NodeCard> read_node_card(std::string_view text) {
 
 std::string memfd_locator(long pid, int fd, uint64_t inode) {
   return "memfd:" + std::to_string(pid) + ":" + std::to_string(fd) + ":" + std::to_string(inode);
+}
+
+std::string file_locator(long pid, std::string_view what) {
+  return "/" + std::string(kSharedFilePrefix) + std::to_string(pid) + "-" + std::string(what);
 }
 
 std::optional<SharedLocator> parse_shared_locator(std::string_view text) {
@@ -124,10 +127,9 @@ std::optional<SharedLocator> parse_shared_locator(std::string_view text) {
   }
   // A file: "/tandem-<pid>-<what>", <what> of letters, digits and '-' only, so that no
   // locator names another file or directory.
-  constexpr std::string_view kPrefix = "tandem-";
-  const long pid = text.starts_with('/') ? pid_in_name(text.substr(1), kPrefix, '-') : -1;
+  const long pid = text.starts_with('/') ? pid_in_name(text.substr(1), kSharedFilePrefix, '-') : -1;
   if (pid <= 0 || text.size() > 63) return std::nullopt;
-  const std::string_view what = text.substr(text.find('-', 1 + kPrefix.size()) + 1);
+  const std::string_view what = text.substr(text.find('-', 1 + kSharedFilePrefix.size()) + 1);
   if (what.empty()) return std::nullopt;
   for (char c : what)
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-')) return std::nullopt;

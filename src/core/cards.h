@@ -30,6 +30,9 @@ struct NodeCard {
 std::string write_card(const NodeCard& card);
 std::optional<NodeCard> read_node_card(std::string_view card);
 
+// The start of every name of a file in /dev/shm: tandem-<pid>-<what>.
+inline constexpr std::string_view kSharedFilePrefix = "tandem-";
+
 // Where a PE's shared memory is (mem/shared_file.h): "memfd:<pid>:<fd>:<inode>" or
 // "/tandem-<pid>-<what>".
 struct SharedLocator {
@@ -40,6 +43,7 @@ struct SharedLocator {
   std::string name;    // file only, "/tandem-<pid>-<what>"
 };
 std::string memfd_locator(long pid, int fd, uint64_t inode);
+std::string file_locator(long pid, std::string_view what);
 // nullopt when the text has neither shape (or names anything outside /dev/shm/tandem-*).
 std::optional<SharedLocator> parse_shared_locator(std::string_view text);
 

@@ -84,9 +84,7 @@ DataRange find_executable_data() {
 SharedFile share_data_segment(const char* call, DataRange range, SharedFile::Kind kind) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   SharedFile file = SharedFile::create(call, "data", range.size, kind);
-  if (int err = file.reserve(0, range.size))
-    fatal(call, "cannot reserve %zu bytes in /dev/shm for the globals (%llu bytes are free there): %s; give /dev/shm more room "
-          "or set TANDEM_SHARED_MEMORY=memfd", range.size, static_cast<unsigned long long>(dev_shm_free_bytes()), strerror(err));
+  if (int err = file.reserve(0, range.size)) fatal(call, "%s", dev_shm_shortage(range.size, "the globals", err).c_str());
   void* staging = mmap(nullptr, range.size, PROT_READ | PROT_WRITE, MAP_SHARED, file.fd(), 0);
   if (staging == MAP_FAILED) fatal(call, "cannot map the globals' shared copy: %s", strerror(errno));
   copy_nonzero_pages(static_cast<char*>(staging), range.start, range.size, page);

@@ -68,7 +68,7 @@ SharedFile SharedFile::create(const char* call, const std::string& what, size_t 
     f.locator_ = memfd_locator(getpid(), f.fd_, static_cast<uint64_t>(st.st_ino));
     return f;
   }
-  f.locator_ = "/" + std::string(kSharedFilePrefix) + std::to_string(getpid()) + "-" + what;
+  f.locator_ = file_locator(getpid(), what);
   const char* name = f.locator_.c_str();
   f.fd_ = shm_open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   // The name holds this process's pid and this process has not made it: an ended process
@@ -147,10 +147,16 @@ void* SharedFile::map_peer(const char* call, int pe, const std::string& locator,
   return p;
 }
 
-uint64_t dev_shm_free_bytes() {
+std::string dev_shm_shortage(size_t bytes, const char* what, int err) {
   struct statvfs vfs;
-  if (statvfs("/dev/shm", &vfs) != 0) return 0;
-  return static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+  const unsigned long long free_bytes =
+      statvfs("/dev/shm", &vfs) == 0 ? static_cast<unsigned long long>(vfs.f_bavail) * vfs.f_frsize : 0;
+  char line[512];
+  snprintf(line, sizeof line,
+           "cannot reserve %zu bytes of %s in /dev/shm (%llu bytes are free there): %s; give /dev/shm more room "
+           "or set TANDEM_SHARED_MEMORY=memfd",
+           bytes, what, free_bytes, strerror(err));
+  return line;
 }
 
 void unlink_all_shared_files() {

@@ -20,16 +20,15 @@
 #include <string>
 #include <string_view>
 
-#include "core/cards.h"  // SharedLocator
+#include "core/cards.h"  // SharedLocator, kSharedFilePrefix
+#include "core/config.h"
 
 namespace tandem {
 
-// The start of every name of a file in /dev/shm: tandem-<pid>-<what>.
-inline constexpr std::string_view kSharedFilePrefix = "tandem-";
-
 class SharedFile {
  public:
-  enum class Kind { Auto, Memfd, DevShm };
+  // TANDEM_SHARED_MEMORY's choice (core/config.h).
+  using Kind = Config::SharedMemory;
   // Creates `size` bytes (sparse) of `kind` (Auto: a memfd where the kernel allows one, else
   // a file in /dev/shm).  Ends the PE on failure.
   static SharedFile create(const char* call, const std::string& what, size_t size, Kind kind);
@@ -61,8 +60,9 @@ class SharedFile {
   bool linked_ = false;
 };
 
-// Bytes free in /dev/shm for this user (for messages); 0 when it cannot be read.
-uint64_t dev_shm_free_bytes();
+// The line for a reserve() that failed with `err` on `bytes` bytes of `what` ("the
+// symmetric heap"): the size, the space free in /dev/shm and the settings to change.
+std::string dev_shm_shortage(size_t bytes, const char* what, int err);
 
 // Unlinks every file this process created and has not unlinked yet (for exit paths).
 void unlink_all_shared_files();

@@ -47,10 +47,7 @@ Backing& backing() {
 bool reserve_locked(const char* call, size_t offset, size_t len) {
   const int err = backing().heap_file.reserve(offset, len);
   if (err == 0) return true;
-  warn(call,
-       "cannot reserve %zu bytes of the symmetric heap in /dev/shm (%llu bytes are free there): %s; give /dev/shm "
-       "more room or set TANDEM_SHARED_MEMORY=memfd",
-       len, static_cast<unsigned long long>(dev_shm_free_bytes()), strerror(err));
+  warn(call, "%s", dev_shm_shortage(len, "the symmetric heap", err).c_str());
   return false;
 }
 
@@ -60,10 +57,7 @@ void symmetric_prepare(const char* call, size_t areas) {
   Runtime& r = rt();
   Backing& b = backing();
   set_exit_hook(unlink_all_shared_files);
-  using Kind = SharedFile::Kind;
-  const Kind kind = r.config.shared_memory == Config::SharedMemory::Memfd    ? Kind::Memfd
-                    : r.config.shared_memory == Config::SharedMemory::DevShm ? Kind::DevShm
-                                                                             : Kind::Auto;
+  const SharedFile::Kind kind = r.config.shared_memory;
   DataRange range = find_executable_data();
   if (range.size > 0) {
     b.data_file = share_data_segment(call, range, kind);

@@ -32,12 +32,18 @@ constexpr size_t kMinSlots = 16;
 constexpr unsigned char kScribble = 0xa5;        // over a context a provider may use
 }  // namespace
 
+namespace {
+// The bits a key of `key_bytes` bytes has (0: the provider does not say; 8 bytes).
+uint64_t key_mask(size_t key_bytes) {
+  return key_bytes > 0 && key_bytes < sizeof(uint64_t) ? (uint64_t{1} << (8 * key_bytes)) - 1 : ~uint64_t{0};
+}
+}  // namespace
+
 uint64_t random_key(size_t key_bytes) {
   uint64_t key = 0;
   if (getrandom(&key, sizeof key, 0) != static_cast<ssize_t>(sizeof key))
     key = static_cast<uint64_t>(monotonic_ns()) * 0x9e3779b97f4a7c15ull ^ static_cast<uint64_t>(getpid());
-  if (key_bytes > 0 && key_bytes < sizeof key) key &= (uint64_t{1} << (8 * key_bytes)) - 1;
-  return key;
+  return key & key_mask(key_bytes);
 }
 
 LocalMemory::LocalMemory() = default;
@@ -46,7 +52,7 @@ LocalMemory::~LocalMemory() = default;
 void LocalMemory::open(fid_domain* domain, fid_ep* ep, const Rules& rules, const Rules& checked, size_t contexts,
                        size_t bounce_bytes, size_t key_bytes) {
   domain_ = domain;
-  key_mask_ = key_bytes > 0 && key_bytes < sizeof(uint64_t) ? (uint64_t{1} << (8 * key_bytes)) - 1 : ~uint64_t{0};
+  key_mask_ = key_mask(key_bytes);
   next_key_.store(random_key(key_bytes), std::memory_order_relaxed);
   ep_ = ep;
   rules_ = rules;

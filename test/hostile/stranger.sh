@@ -22,26 +22,24 @@ mkdir -p "$WORKDIR/pids"
 # the source copies: ofi_rxm refuses connections whose buffer size differs.
 export FI_OFI_RXM_BUFFER_SIZE=512 FI_OFI_RXM_MSG_RX_SIZE=32
 
-TANDEM_OFI_PROVIDER="$provider" TANDEM_TEST_PIDDIR="$WORKDIR/pids" \
-  "$OSHRUN" --nodes 2 -n 2 "$build/test/shmem/stranger_target" "$WORKDIR/stop" >"$WORKDIR/out.job" 2>&1 &
-job=$!
-for _ in $(seq 300); do
-  [ "$(grep -c '^ready' "$WORKDIR/out.job")" -ge 2 ] && break
-  kill -0 "$job" 2>/dev/null || break
-  sleep 0.1
-done
+. "$here/../netns/job.sh"
+# The job's standard error joins its output: the PEs' warnings are checked below.
+job_start sh -c 'exec "$@" 2>&1' job env TANDEM_OFI_PROVIDER="$provider" TANDEM_TEST_PIDDIR="$WORKDIR/pids" \
+  "$OSHRUN" --nodes 2 -n 2 "$build/test/shmem/stranger_target" "$WORKDIR/stop"
+job_ready 2
 targets=""
 for pid in $(ls "$WORKDIR/pids" | grep -E '^[0-9]+$'); do
   targets="$targets $(ss -tlnpH | awk -v p="pid=$pid," 'index($0, p) { print $4 }')"
 done
 guesses=""
-for at in $(awk '/^ready/ { print $6, $8 }' "$WORKDIR/out.job"); do guesses="$guesses -a $at -k $at"; done
+for at in $(awk '/^ready/ { print $6, $8 }' "$job_out"); do guesses="$guesses -a $at -k $at"; done
 echo "stranger.sh: the PEs listen on:$targets"
 STRANGER_KEYS=$keys timeout 600 "$build/test/hostile/stranger" "$provider" $targets $guesses >"$WORKDIR/out.stranger" 2>&1
 expect_eq "the stranger's status" 0 $?
 touch "$WORKDIR/stop"
 wait "$job"
 expect_eq "the job's status" 0 $?
+mv "$job_out" "$WORKDIR/out.job"
 cat "$WORKDIR/out.stranger"
 expect_eq "targets tried" "$(echo $targets | wc -w)" "$(grep -c '^stranger: .*messages sent$' "$WORKDIR/out.stranger")"
 [ -n "$targets" ] || fail "no listening socket of the PEs found"

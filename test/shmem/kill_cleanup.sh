@@ -107,18 +107,25 @@ scenario() {
     # The released PEs create their shared memory and wait in shmem_init for the fourth.
     local others
     others=$(echo "$pids" | grep -vx "$victim")
-    local deadline=$(($(date +%s) + 20)) ready=0
+    # A PE has made its shared memory once it holds its heap: a file in /dev/shm, or a memfd
+    # among its descriptors.
+    local deadline=$(($(date +%s) + 20)) ready=0 in_shm=0
     while [ "$(date +%s)" -lt "$deadline" ]; do
       ready=0
-      for p in $others; do ls /dev/shm | grep -q "^tandem-$p-" && ready=$((ready + 1)); done
+      in_shm=0
+      for p in $others; do
+        ls /dev/shm | grep -q "^tandem-$p-" && in_shm=$((in_shm + 1))
+        if [ "$files" = 1 ]; then
+          ls /dev/shm | grep -q "^tandem-$p-" && ready=$((ready + 1))
+        else
+          ls -l "/proc/$p/fd" 2>/dev/null | grep -q "memfd:tandem-heap" && ready=$((ready + 1))
+        fi
+      done
       [ "$ready" -eq 3 ] && break
       sleep 0.05
     done
-    if [ "$files" = 1 ]; then
-      [ "$ready" -eq 3 ] || echo "kill_cleanup: note: only $ready of 3 PEs had files in /dev/shm before the kill"
-    else
-      [ "$ready" -eq 0 ] || fail "$mode: $ready PEs made files in /dev/shm although their memory is memfds"
-    fi
+    [ "$ready" -eq 3 ] || echo "kill_cleanup: note: only $ready of 3 PEs held their shared memory before the kill"
+    [ "$files" = 1 ] || [ "$in_shm" -eq 0 ] || fail "$mode: $in_shm PEs made files in /dev/shm although their memory is memfds"
     sleep 0.2
   else
     if ! wait_for '[ "$(count_files running)" -eq 4 ]' 30; then

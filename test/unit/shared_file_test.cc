@@ -13,7 +13,7 @@ using tandem::SharedFile;
 
 namespace {
 std::string name_for(const std::string& what) {
-  return "/" + std::string(tandem::kSharedFilePrefix) + std::to_string(getpid()) + "-" + what;
+  return tandem::file_locator(getpid(), what);
 }
 }  // namespace
 
