@@ -8,6 +8,7 @@
 #include <rdma/fi_errno.h>
 
 #include <cerrno>
+#include <cstring>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -237,9 +238,14 @@ void Engine::report_error(const char* call) {
     int count = 0;
     timeout_.for_each_candidate([&](int p) { peers += (count++ ? ", " : "") + std::to_string(p); });
     const std::string to = count == 0 ? "" : count == 1 ? " to PE " + peers : " to one of PEs " + peers;
+    const char* detail = fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0);
+    // An operation cancelled (tcp's, when its connection fails) says why in the provider's
+    // error, which is an errno where the provider's text for it is the system's.
     const char* cause = likely_cause(error.err);
-    fatal(call, "libfabric: %s%s failed: %s (%s)%s%s", what, to.c_str(), fi_strerror(error.err),
-          fi_cq_strerror(cq_, error.prov_errno, error.err_data, nullptr, 0), cause ? "; " : "", cause ? cause : "");
+    if (!cause && error.prov_errno > 0 && std::strcmp(detail, std::strerror(error.prov_errno)) == 0)
+      cause = likely_cause(error.prov_errno);
+    fatal(call, "libfabric: %s%s failed: %s (%s)%s%s", what, to.c_str(), fi_strerror(error.err), detail,
+          cause ? "; " : "", cause ? cause : "");
   }
   fatal(call, "libfabric: an operation failed");
 }

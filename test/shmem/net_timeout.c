@@ -11,10 +11,11 @@
  *                      wait's progress must end the job with the message naming that call.
  *                      (Putting before PE 1 is stopped could let PE 1's progress thread
  *                      complete the put, and then no network operation is outstanding.)
- *   net_timeout link   both PEs print "ready"; PE 0 then puts to PE 1 with a quiet after
- *                      each put, while PE 1 waits for a flag that never comes, until the
- *                      caller takes the link between their nodes down (test/netns/
- *                      link_down.sh).  The job must end with PE 0's message.
+ *   net_timeout link   both PEs print "ready on PE <pe> pid <pid>"; PE 0 then puts to PE 1
+ *                      with a quiet after each put, while PE 1 waits for a flag that never
+ *                      comes, until the caller takes the link between their nodes down
+ *                      (test/netns/link_down.sh) or resets their connection (test/hostile/
+ *                      connection_reset.sh).  The job must end with PE 0's message.
  *   net_timeout slow   PE 0 puts to PE 1 and quiets, ROUNDS times; PE 1 calls the library
  *                      only every 100 ms (a shmem_test).  Each quiet then waits up to that
  *                      long, far less than the timeout the test sets: the job must pass. */
@@ -76,7 +77,7 @@ int main(int argc, char **argv) {
     shmem_long_put_nbi(box, source, WORDS, 1);
     shmem_long_wait_until(&done_flag, SHMEM_CMP_EQ, 1); /* never set: ended by the timeout */
   } else if (strcmp(mode, "link") == 0) {
-    printf("ready on PE %d\n", me);
+    printf("ready on PE %d pid %ld\n", me, (long)getpid());
     fflush(stdout);
     if (me == 1) shmem_long_wait_until(&done_flag, SHMEM_CMP_EQ, 1); /* never set */
     for (;;) { /* ended by the timeout, once the link is down */
