@@ -51,9 +51,10 @@ uint64_t swap_tail(const LockWord& home, uint64_t tail, Replace replace) {
   return old & kTailMask;
 }
 
-void wait_for_bits(const char* call, long* lock, uint64_t mask) {
+// Waits until this PE's word of `lock` has a bit of `mask` set (by PE `from`, where known).
+void wait_for_bits(const char* call, long* lock, uint64_t mask, int from = -1) {
   auto* mine = reinterpret_cast<uint64_t*>(lock);
-  wait_until_ready(call, [&] { return (__atomic_load_n(mine, __ATOMIC_ACQUIRE) & mask) != 0; });
+  wait_until_ready(call, [&] { return (__atomic_load_n(mine, __ATOMIC_ACQUIRE) & mask) != 0; }, from);
 }
 
 }  // namespace
@@ -68,7 +69,7 @@ TANDEM_API(void, set_lock, (long* lock)) {
   const uint64_t prev = swap_tail(home, self, [](uint64_t) { return true; });
   if (prev == 0) return;
   word_on(call, lock, static_cast<int>(prev - 1)).fetch_or(self << 32);
-  wait_for_bits(call, lock, kGranted);
+  wait_for_bits(call, lock, kGranted, static_cast<int>(prev - 1));
 }
 
 TANDEM_API(int, test_lock, (long* lock)) {

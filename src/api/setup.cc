@@ -261,10 +261,10 @@ void runtime_init(const char* call, int requested_threads) {
   // What every wait does each turn: drain this PE's notification lanes (a node peer may be
   // held back by a full one; nothing to drain before notify::init), and drive the network
   // when PEs span nodes.
-  r.progress = r.spans_nodes ? [](const char* call) {
+  r.progress = r.spans_nodes ? [](const char* call, AwaitedPe* awaited) {
     notify::poll();
-    network_transport().poll(call);
-  } : [](const char*) { notify::poll(); };
+    network_transport().poll(call, awaited);
+  } : [](const char*, AwaitedPe*) { notify::poll(); };
   r.look = r.spans_nodes ? [] {
     notify::poll();
     network_transport().look();
@@ -367,7 +367,7 @@ void runtime_finalize(const char* call) {
     // operation targets an endpoint any more, and endpoints can close.
     scheduler().quiet(call);
     boot().fence(call);
-    r.progress = [](const char*) { notify::poll(); };
+    r.progress = [](const char*, AwaitedPe*) { notify::poll(); };
     r.look = notify::poll;
     progress_thread().stop();
     r.progress_thread = false;  // once it has stopped: notify.cc locks its state while it may run

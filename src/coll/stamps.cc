@@ -71,17 +71,20 @@ void put_cell(const char* call, uint64_t* cell, int pe, const void* source, size
                               bytes + sizeof value);
 }
 
-// Waits until this PE's cell `cell` holds the stamp `value`, then copies its `bytes` of data
-// to `dest`.  A stamp only grows from write to write of a cell, and the bytes of a write
+// Waits until this PE's cell `cell` holds the stamp `value` (written by PE `from`), then
+// copies its `bytes` of data to `dest`.  A stamp only grows from write to write of a cell, and the bytes of a write
 // land in order, so a stamp that the network has written only in part (a prefix of its
 // bytes, the low ones) never equals a new value: it reads `value` only once the whole write
 // is there.
-void take_cell(const char* call, const uint64_t* cell, void* dest, size_t bytes, uint64_t value) {
+void take_cell(const char* call, const uint64_t* cell, void* dest, size_t bytes, uint64_t value, int from) {
   const uint64_t* stamp = cell + Group::kCellWords - 1;
-  wait_until_ready(call, [&] {
-    const std::optional<uint64_t> landed = scheduler().load_landed(stamp);
-    return landed && *landed == value;
-  });
+  wait_until_ready(
+      call,
+      [&] {
+        const std::optional<uint64_t> landed = scheduler().load_landed(stamp);
+        return landed && *landed == value;
+      },
+      from);
   memcpy(dest, reinterpret_cast<const char*>(stamp) - bytes, bytes);
 }
 
@@ -129,8 +132,9 @@ void Group::send_part(int stamp, const char* what, void* place, int rank, const 
 void Group::await_part(int stamp, void* place, int rank, size_t bytes, uint64_t value) {
   Slot& slot = team_slots[team_->slot];
   const uint64_t* cell = stamp_cell(slot, stamp);
-  if (cell && through_cell(bytes, pe(rank))) return take_cell(call_, cell, place, bytes, value);
-  wait_at_least(call_, stamp_word(slot, stamp), value);
+  const int from = pe(rank);
+  if (cell && through_cell(bytes, from)) return take_cell(call_, cell, place, bytes, value, from);
+  wait_at_least(call_, stamp_word(slot, stamp), value, from);
 }
 
 char* Group::bank(size_t bytes_per_rank) {
@@ -273,7 +277,7 @@ void Group::join(int rank) {
 }
 
 void Group::await_joined(int rank) {
-  wait_at_least(call_, &team_slots[team_->slot].joined[rank], team_->direct_calls);
+  wait_at_least(call_, &team_slots[team_->slot].joined[rank], team_->direct_calls, pe(rank));
 }
 
 void Group::deliver(int rank, void* place, const void* data, size_t bytes, uint64_t piece) {

@@ -173,7 +173,7 @@ void disseminate(const char* call, Team& team, int n, int me, uint64_t epoch, Pe
     if (remote.mapped) __atomic_fetch_add(reinterpret_cast<uint64_t*>(remote.mapped), 1, __ATOMIC_RELEASE);
     else if (!scheduler().set_word_in_order(call, remote, epoch))
       scheduler().atomic<uint64_t>(call, remote, shm::AmoOp::Add, 1, 0, false);
-    wait_at_least(call, &slot.counters[k], epoch);
+    wait_at_least(call, &slot.counters[k], epoch, pe_of((me - distance + n) % n));
   }
   // A wait that held at once looks at the network only now and then (drive_progress_in_spin),
   // and a provider that sends only when driven (sockets) would keep this PE's last arrival
@@ -279,7 +279,8 @@ void Group::sync() {
     const Target remote = locate(call_, "pSync", &psync_[k], sizeof(long), pe((rank_ + distance) % size_));
     scheduler().atomic<long>(call_, remote, shm::AmoOp::Add, 1, 0, false);
     long* mine = &psync_[k];
-    wait_until_ready(call_, [&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) > SHMEM_SYNC_VALUE; });
+    wait_until_ready(call_, [&] { return __atomic_load_n(mine, __ATOMIC_ACQUIRE) > SHMEM_SYNC_VALUE; },
+                     pe((rank_ - distance + size_) % size_));
     // Fetching, so that it has taken effect before the next look (over the network a
     // non-fetching atomic completes only at the next quiet).
     const Target self = locate(call_, "pSync", mine, sizeof(long), rt().my_pe);

@@ -17,8 +17,12 @@ namespace tandem {
 class Backoff {
  public:
   // A wait in `call`: each pause drives the network's progress (a network timeout names
-  // `call`).
-  explicit Backoff(const char* call) : Backoff(call, rt().progress) {}
+  // `call`).  `from`: the world PE whose write the wait is for, where one is (-1: none, or
+  // not known); one on another node that stops answering ends the wait within the network
+  // timeout even while this PE has nothing outstanding.
+  explicit Backoff(const char* call, int from = -1) : Backoff(call, rt().progress) {
+    if (from >= 0 && progress_ && rt().node_of[static_cast<size_t>(from)] != rt().node) awaited_.pe = from;
+  }
   // For code that drives progress itself between pauses (the transport), so that a turn of
   // its loop costs one progress.
   static Backoff without_progress() { return Backoff(nullptr, nullptr); }
@@ -32,11 +36,11 @@ class Backoff {
     } else {
       sched_yield();
     }
-    if (progress_) progress_(call_);
+    if (progress_) progress_(call_, &awaited_);
   }
 
  private:
-  Backoff(const char* call, void (*progress)(const char*)) : call_(call), progress_(progress) {
+  Backoff(const char* call, void (*progress)(const char*, AwaitedPe*)) : call_(call), progress_(progress) {
     const Config& c = rt().config;
     if (c.yield == Config::Yield::Always) limit_ = 0;
     else if (c.yield == Config::Yield::Never) limit_ = ~0ull;
@@ -54,7 +58,8 @@ class Backoff {
   unsigned long long polls_ = 0;
   unsigned long long limit_;
   const char* call_;
-  void (*progress_)(const char*);  // the network's progress, when PEs span nodes
+  void (*progress_)(const char*, AwaitedPe*);  // the network's progress, when PEs span nodes
+  AwaitedPe awaited_;
 };
 
 // The updates that the network engine's own code makes to this PE's memory for other PEs
@@ -119,20 +124,21 @@ inline void look_now_and_then() {
   if (rt().spans_nodes) look_if_due();
 }
 
-// Polls `ready()` until it returns true, waiting in `call`.  A condition that already holds
-// still gets its look at the network now and then (drive_progress_in_spin()).
+// Polls `ready()` until it returns true, waiting in `call` (for PE `from`'s write, where
+// known: Backoff).  A condition that already holds still gets its look at the network now
+// and then (drive_progress_in_spin()).
 template <typename Ready>
-inline void wait_until_ready(const char* call, Ready ready) {
+inline void wait_until_ready(const char* call, Ready ready, int from = -1) {
   if (ready()) return drive_progress_in_spin();
-  Backoff backoff(call);
+  Backoff backoff(call, from);
   while (!ready()) backoff.pause();
   see_network_updates();
 }
 
 // wait_until_ready() for a counter or stamp that only grows: returns once `word` (read with
 // acquire) has reached `goal`.
-inline void wait_at_least(const char* call, const uint64_t* word, uint64_t goal) {
-  wait_until_ready(call, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= goal; });
+inline void wait_at_least(const char* call, const uint64_t* word, uint64_t goal, int from = -1) {
+  wait_until_ready(call, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= goal; }, from);
 }
 
 }  // namespace tandem

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/awaited_pe.h"
 #include "core/config.h"
 #include "core/error.h"
 #include "core/singleton.h"
@@ -45,9 +46,9 @@ struct Runtime {
   Segment data;
   uint64_t* agreement = nullptr;  // symmetric scratch for SHMEM_DEBUG's collective checks
   bool spans_nodes = false;       // some PEs are reached only through the network
-  // Drives the network's progress while a PE waits in `call` (set when the network is in use;
-  // the network timeout's message names `call`).
-  void (*progress)(const char* call) = nullptr;
+  // Drives the network's progress while a PE waits in `call` for `awaited` (set when the
+  // network is in use; the network timeout's message names `call`).
+  void (*progress)(const char* call, AwaitedPe* awaited) = nullptr;
   // One cheap look for calls that look at memory once (see drive_progress()): the
   // notification ring's head, and with PEs on other nodes one read of the network's
   // completion queue.  Null before init.

@@ -292,7 +292,7 @@ void tandem_win::open(const char* call, int rank, Epoch kind) {
   if (kind == Epoch::Fence) {
     // Every PE has passed the fence that opened this epoch: nothing to wait for.
   } else if (kind == Epoch::Access) {
-    wait_at_least(call, &posts(slot_)[pe], t.accesses);
+    wait_at_least(call, &posts(slot_)[pe], t.accesses, pe);
   } else {
     acquire(call, rank);
   }

@@ -4,7 +4,9 @@
 // candidates, the PEs that operations went to since this PE last had none outstanding (the
 // epoch moves on each time it has none); no completion for the whole timeout: report the
 // candidates whose probe was not answered.  Probes, their answers and other PEs' operations
-// arriving here are not completions of this PE's operations.
+// arriving here are not completions of this PE's operations.  A wait on memory with nothing
+// outstanding watches the one PE it waits for instead (Engine::watch_idle): a probe at half
+// the timeout, a report at the timeout when it is still out.
 #pragma once
 
 #include <atomic>
@@ -13,6 +15,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "core/awaited_pe.h"
 
 namespace tandem::ofi {
 
@@ -57,6 +61,10 @@ class NetTimeout {
   // the doorbells (once per stretch past it, where nudges are on); past half the timeout, probe
   // (likewise); past the timeout, report (`*idle_ns`: how long without one).
   Verdict check(Wait& w, int64_t* idle_ns);
+  // Where a wait with nothing outstanding, for PE `a.pe`, stands (never Nudge): keep waiting;
+  // probe the PE (half the timeout since it was last heard from); report it (its probe still
+  // unanswered at the timeout, `*silent_ns` since it was heard from).
+  Verdict check_idle(AwaitedPe& a, int64_t* silent_ns) const;
 
   // An operation of this PE's completed.
   void completed();
@@ -74,15 +82,22 @@ class NetTimeout {
   // Calls send(pe) for each candidate, counting a probe out to it, unless one is out already.
   template <typename Send>
   void probe(Send send) {
-    for_each_candidate([&](int p) {
-      std::atomic<uint8_t>& probe = probes_[static_cast<size_t>(p)];
-      uint8_t none = kNone, answered = kAnswered;
-      if (probe.compare_exchange_strong(none, kOut) || probe.compare_exchange_strong(answered, kOut)) send(p);
-    });
+    for_each_candidate([&](int p) { probe_one(p, send); });
+  }
+  // The same for PE `pe` alone.
+  template <typename Send>
+  void probe_one(int pe, Send send) {
+    std::atomic<uint8_t>& probe = probes_[static_cast<size_t>(pe)];
+    uint8_t none = kNone, answered = kAnswered;
+    if (probe.compare_exchange_strong(none, kOut) || probe.compare_exchange_strong(answered, kOut)) send(pe);
   }
   // The probe of `pe` was answered.
   void answered(int pe) {
     if (static_cast<size_t>(pe) < pes_) probes_[static_cast<size_t>(pe)].store(kAnswered, std::memory_order_release);
+  }
+  // Whether the last probe of `pe` was answered.
+  bool was_answered(int pe) const {
+    return probes_[static_cast<size_t>(pe)].load(std::memory_order_acquire) == kAnswered;
   }
   // Calls f(pe) for each candidate.
   template <typename F>
@@ -94,6 +109,9 @@ class NetTimeout {
   // Ends the PE in `call`, naming `pe` when known (>= 0), else the candidates whose probe is
   // still out, else every candidate.
   [[noreturn]] void report(const char* call, int pe, int64_t idle_ns) const;
+  // Ends the PE in `call`, which waited for `pe` with nothing outstanding and has not heard
+  // from it for `silent_ns` (its probe unanswered).
+  [[noreturn]] void report_silent(const char* call, int pe, int64_t silent_ns) const;
 
  private:
   static constexpr uint8_t kNone = 0, kOut = 1, kAnswered = 2;  // a PE's probe

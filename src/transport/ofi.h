@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/awaited_pe.h"
 #include "core/config.h"
 #include "transport/ofi_provider.h"
 #include "transport/ofi_types.h"
@@ -116,8 +117,9 @@ class Transport {
   // Writes the open batch of coalesced puts, if any.
   void flush(const char* call);
   // What a PE that waits does for the network each turn: write the open batch (it must not
-  // hold its own puts) and drive progress.  A progress thread calls progress() instead.
-  void poll(const char* call);
+  // hold its own puts) and drive progress; `awaited`: the wait's PE on another node, watched
+  // by the network timeout (core/awaited_pe.h).  A progress thread calls progress() instead.
+  void poll(const char* call, AwaitedPe* awaited = nullptr);
   // The same when no put joined the open batch since the last call (a progress thread's).
   void flush_if_idle();
   // Puts carried in batches rather than as messages of their own.

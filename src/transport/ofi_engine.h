@@ -87,10 +87,10 @@ class Engine {
     put_unconfirmed(call, pe, segment, offset, &value, sizeof value);
   }
   void flush(const char* call) { held_.flush(call); }
-  void poll(const char* call) {
+  void poll(const char* call, AwaitedPe* awaited = nullptr) {
     flush(call);
     progress();
-    if (timeout_.timing()) watch_outstanding(call);
+    if (timeout_.timing()) watch_outstanding(call, awaited);
   }
   void flush_if_idle() { held_.flush_if_idle(); }
   uint64_t coalesced_puts() const { return held_.coalesced(); }
@@ -490,9 +490,14 @@ class Engine {
     if (timeout_.due(w)) check_stall(call, w, pe);
   }
   void check_stall(const char* call, NetTimeout::Wait& w, int pe);
-  // A wait on memory (Backoff's progress, through poll()): watched only while operations of
-  // this PE are outstanding.
-  void watch_outstanding(const char* call);
+  // A wait on memory (Backoff's progress, through poll()): watched while operations of this
+  // PE are outstanding, and otherwise, where it waits for a PE on another node (`awaited`),
+  // by probes of that PE (watch_idle).
+  void watch_outstanding(const char* call, AwaitedPe* awaited);
+  void watch_idle(const char* call, AwaitedPe& awaited);
+  // Probes (Message::Probe) go as injected messages, where the provider injects one.
+  bool probes_fit() const { return inject_size_ >= sizeof(Message); }
+  void send_probe(const char* call, int pe);
   void probe_candidates(const char* call);
 };
 

@@ -14,6 +14,16 @@
 // completions of this PE's own operations count as progress, not probes, their answers or
 // others' operations arriving.  A retry of a busy provider knows its target and names it
 // directly.
+//
+// A wait on memory while this PE has nothing outstanding has no completion to wait for:
+// what it waits for is another PE's write, which a link down for good never brings (the
+// writer's own write, where it completes once it is in a socket, leaves nothing outstanding
+// there either, so every PE of a collective could wait for good).  Where the wait knows the
+// PE on another node that it waits for (the collectives', a lock's grant, an access epoch's
+// post: core/awaited_pe.h), it probes that PE once it has waited half the timeout, again
+// each half timeout while the PE answers, and reports it once a probe has gone unanswered
+// for the rest of the timeout.  A probe is answered by the peer's progress (its progress
+// thread while it computes), so a PE that waits long for a slow peer is never reported.
 #include <rdma/fabric.h>
 #include <rdma/fi_endpoint.h>
 
@@ -61,6 +71,22 @@ NetTimeout::Verdict NetTimeout::check(Wait& w, int64_t* idle_ns) {
   return Verdict::Report;
 }
 
+NetTimeout::Verdict NetTimeout::check_idle(AwaitedPe& a, int64_t* silent_ns) const {
+  const int64_t now = monotonic_ns();
+  if (a.since_ns == 0 || (a.probed && was_answered(a.pe))) {
+    a.since_ns = now;
+    a.probed = false;
+    return Verdict::Wait;
+  }
+  *silent_ns = now - a.since_ns;
+  if (*silent_ns < timeout_ns_ / 2) return Verdict::Wait;
+  if (!a.probed) {
+    a.probed = true;
+    return Verdict::Probe;
+  }
+  return *silent_ns >= timeout_ns_ ? Verdict::Report : Verdict::Wait;
+}
+
 void NetTimeout::report(const char* call, int pe, int64_t idle_ns) const {
   const double seconds = static_cast<double>(idle_ns) / 1e9;
   std::string named;
@@ -84,6 +110,13 @@ void NetTimeout::report(const char* call, int pe, int64_t idle_ns) const {
         count > 1 ? "s" : "", (named + (count > 1 ? " are" : " is")).c_str(), seconds);
 }
 
+void NetTimeout::report_silent(const char* call, int pe, int64_t silent_ns) const {
+  fatal(call,
+        "PE %d is unreachable: it has not answered for %.0f s while this PE waited for it (stopped, or the link to "
+        "it is down; TANDEM_NET_TIMEOUT)",
+        pe, static_cast<double>(silent_ns) / 1e9);
+}
+
 void Engine::check_stall(const char* call, NetTimeout::Wait& w, int pe) {
   int64_t idle_ns = 0;
   switch (timeout_.check(w, &idle_ns)) {
@@ -105,7 +138,7 @@ void Engine::check_stall(const char* call, NetTimeout::Wait& w, int pe) {
   }
 }
 
-void Engine::watch_outstanding(const char* call) {
+void Engine::watch_outstanding(const char* call, AwaitedPe* awaited) {
   thread_local NetTimeout::Wait stall;
   thread_local unsigned turns = 0;
   if (++turns % kOutstandingLookTurns != 0) return;
@@ -114,21 +147,38 @@ void Engine::watch_outstanding(const char* call) {
   const bool unconfirmed = ledger_.any_open();
   if (!unconfirmed && (!maybe_in_flight() || !in_flight())) {
     stall = NetTimeout::Wait{};
+    if (awaited && awaited->pe >= 0 && timeout_.on() && probes_fit()) watch_idle(call, *awaited);
     return;
   }
+  if (awaited) awaited->since_ns = 0;  // heard from again once nothing is outstanding
   check_stall(call, stall, -1);
 }
 
+void Engine::watch_idle(const char* call, AwaitedPe& a) {
+  int64_t silent_ns = 0;
+  switch (timeout_.check_idle(a, &silent_ns)) {
+    case NetTimeout::Verdict::Probe:
+      timeout_.probe_one(a.pe, [&](int pe) { send_probe(call, pe); });
+      return;
+    case NetTimeout::Verdict::Report:
+      timeout_.report_silent(call, a.pe, silent_ns);
+    default:
+      return;
+  }
+}
+
+void Engine::send_probe(const char* call, int pe) {
+  Message m{};
+  m.kind = Message::Probe;
+  m.origin = my_pe_;
+  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  Backoff backoff = Backoff::without_progress();
+  post(call, "a probe of", pe, backoff, [&] { return fi_inject(ep_, &m, sizeof m, peer); });
+}
+
 void Engine::probe_candidates(const char* call) {
-  if (inject_size_ < sizeof(Message)) return;  // no probes: the report names every candidate
-  timeout_.probe([&](int pe) {
-    Message m{};
-    m.kind = Message::Probe;
-    m.origin = my_pe_;
-    const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-    Backoff backoff = Backoff::without_progress();
-    post(call, "a probe of", pe, backoff, [&] { return fi_inject(ep_, &m, sizeof m, peer); });
-  });
+  if (!probes_fit()) return;  // no probes: the report names every candidate
+  timeout_.probe([&](int pe) { send_probe(call, pe); });
 }
 
 }  // namespace tandem::ofi

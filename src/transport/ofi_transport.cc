@@ -21,7 +21,7 @@ void Transport::put(const char* call, int pe, int segment, uint64_t offset, cons
 void Transport::put_unconfirmed(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes, const uint64_t* data) { engine_->put_unconfirmed(call, pe, segment, offset, source, bytes, data); }
 void Transport::put_word(const char* call, int pe, int segment, uint64_t offset, uint64_t value) { engine_->put_word(call, pe, segment, offset, value); }
 void Transport::flush(const char* call) { engine_->flush(call); }
-void Transport::poll(const char* call) { engine_->poll(call); }
+void Transport::poll(const char* call, AwaitedPe* awaited) { engine_->poll(call, awaited); }
 void Transport::flush_if_idle() { engine_->flush_if_idle(); }
 uint64_t Transport::coalesced_puts() const { return engine_->coalesced_puts(); }
 uint64_t Transport::traffic_wakes() const { return engine_->traffic_wakes(); }

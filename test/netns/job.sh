@@ -39,11 +39,22 @@ job_end() {
 }
 
 # netns_up NODES: NODES nodes in network namespaces of their own (netns.sh) for this script,
-# removed when it exits.
+# removed when it exits.  The tag comes from the script's pid; a tag whose names another
+# run holds is passed over, and where making them fails all the same (a device of a
+# namespace that the kernel has not finished removing), what was made goes and the next tag
+# is tried.
 netns_up() {
-  export TANDEM_TEST_NETNS_TAG=$(($$ % 200 + 20))
-  trap 'bash "$here/netns.sh" down' EXIT
-  bash "$here/netns.sh" up "$1" || exit 1
+  local try
+  for try in 0 1 2 3 4; do
+    export TANDEM_TEST_NETNS_TAG=$((($$ + try * 37) % 200 + 20))
+    ip netns list | grep -q "^tandem-$TANDEM_TEST_NETNS_TAG-" && continue
+    trap 'bash "$here/netns.sh" down' EXIT
+    bash "$here/netns.sh" up "$1" && return 0
+    echo "netns_up: the namespaces of tag $TANDEM_TEST_NETNS_TAG could not be made; trying another tag" >&2
+    bash "$here/netns.sh" down
+    trap - EXIT
+  done
+  exit 1
 }
 
 # netns_job_start PES_PER_NODE PES OSHRUN PROGRAM ARGS...: job_start of PROGRAM on PES PEs,

@@ -18,7 +18,12 @@
  *                      connection_reset.sh).  The job must end with PE 0's message.
  *   net_timeout slow   PE 0 puts to PE 1 and quiets, ROUNDS times; PE 1 calls the library
  *                      only every 100 ms (a shmem_test).  Each quiet then waits up to that
- *                      long, far less than the timeout the test sets: the job must pass. */
+ *                      long, far less than the timeout the test sets: the job must pass.
+ *   net_timeout compute  PE 1 takes a lock, then computes without calling the library for
+ *                      COMPUTE_MS, gives the lock back and computes as long again; PE 0
+ *                      waits for the lock, then in a barrier, with nothing outstanding, each
+ *                      wait longer than the timeout the test sets.  PE 1's progress thread
+ *                      answers PE 0's probes meanwhile: the job must pass. */
 #include <signal.h>
 #include <time.h>
 
@@ -26,10 +31,12 @@
 
 #define WORDS 1024
 #define ROUNDS 20
+#define COMPUTE_MS 2500
 
 static long box[WORDS];
 static long done_flag;
 static long pid_of_1;
+static long lock;
 
 /* Waits until process `pid` is stopped; false after 20 s. */
 static int stopped(long pid) {
@@ -52,6 +59,15 @@ static int stopped(long pid) {
 static void nap_ms(long ms) {
   const struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
   nanosleep(&t, NULL);
+}
+
+/* Keeps the CPU busy for `ms` without calling the library. */
+static void compute_ms(long ms) {
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  do {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+  } while ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 < ms);
 }
 
 int main(int argc, char **argv) {
@@ -98,8 +114,20 @@ int main(int argc, char **argv) {
       CHECK(box[0] == ROUNDS - 1 && box[WORDS - 1] == WORDS - 1, "the last put did not land: %ld %ld", box[0],
             box[WORDS - 1]);
     }
+  } else if (strcmp(mode, "compute") == 0) {
+    if (me == 1) shmem_set_lock(&lock);
+    shmem_barrier_all();
+    if (me == 1) {
+      compute_ms(COMPUTE_MS);
+      shmem_clear_lock(&lock);
+      compute_ms(COMPUTE_MS);
+    } else {
+      shmem_set_lock(&lock);
+      shmem_clear_lock(&lock);
+    }
+    shmem_barrier_all();
   } else {
-    CHECK(0, "usage: net_timeout stop|wait|link|slow");
+    CHECK(0, "usage: net_timeout stop|wait|link|slow|compute");
   }
   return test_finish("net_timeout");
 }

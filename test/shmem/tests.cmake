@@ -175,7 +175,8 @@ tandem_shmem_test(poll_progress_thread_off PROGRAM poll_progress ENV TANDEM_PROG
 tandem_shmem_test(spin_target)
 # TANDEM_NET_TIMEOUT: a PE stopped by SIGSTOP ends the job, well within the time limit, with
 # one line naming the waiting call and the stopped PE; a peer that is slow but answers (every
-# 100 ms) is not taken for a dead one.  The link-down case is in test/netns.
+# 100 ms) is not taken for a dead one, nor one that computes for longer than the timeout.
+# The link-down case is in test/netns.
 foreach(provider tcp sockets)
   add_test(net_timeout_stop_${provider} bash "${TANDEM_SHMEM_SRC}/expect_failure.sh" 1
            "tandem: shmem_(long_put|quiet) on PE 0: PE 1 is unreachable: no network operation has completed for [0-9]+ s" --
@@ -202,6 +203,11 @@ set_tests_properties(net_timeout_stop_np3_nodes3 PROPERTIES LABELS "api;internod
 set(T_ARGS slow)
 set(T_ENV TANDEM_NET_TIMEOUT=2)
 tandem_shmem_run(net_timeout_slow_np2_nodes2 "api;internode" 2 net_timeout --nodes 2)
+# A PE that waits for a lock and in a barrier longer than the timeout, for a peer that
+# computes meanwhile, is not taken for one that waits on a dead peer.
+set(T_ARGS compute)
+tandem_shmem_run(net_timeout_compute_np2_nodes2 "api;internode" 2 net_timeout --nodes 2)
+tandem_shmem_run_on(sockets net_timeout_compute_np2_nodes2 "api;internode" 2 net_timeout --nodes 2)
 unset(T_ARGS)
 unset(T_ENV)
 tandem_shmem_test(atomics)

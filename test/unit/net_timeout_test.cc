@@ -160,3 +160,42 @@ TEST_F(NetTimeoutOn, ReportNamesEveryCandidateWithoutProbes) {
   EXPECT_EXIT(t.report("shmem_quiet", -1, 1'000'000'000), testing::ExitedWithCode(1),
               "no network operation has completed for 1 s");
 }
+
+// A wait with nothing outstanding, for PE 3: looked at first, then a probe once PE 3 has not
+// been heard from for half the timeout, a report at the timeout while the probe is out.
+TEST_F(NetTimeoutOn, IdleWaitProbesItsPeThenReports) {
+  tandem::AwaitedPe a;
+  a.pe = 3;
+  EXPECT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Wait);  // the wait begins
+  EXPECT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Wait);
+  sleep_ms(550);
+  EXPECT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Probe);
+  EXPECT_GE(idle, 500'000'000);
+  std::vector<int> sent;
+  t.probe_one(a.pe, [&](int pe) { sent.push_back(pe); });
+  EXPECT_EQ(sent, (std::vector<int>{3}));
+  EXPECT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Wait);  // probed once
+  sleep_ms(500);
+  EXPECT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Report);
+  EXPECT_GE(idle, 1'000'000'000);
+}
+
+// An answered probe means the PE lives: the wait starts over, and probes again half a
+// timeout later.
+TEST_F(NetTimeoutOn, IdleWaitStartsOverWhenAnswered) {
+  tandem::AwaitedPe a;
+  a.pe = 2;
+  EXPECT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Wait);
+  sleep_ms(550);
+  ASSERT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Probe);
+  t.probe_one(a.pe, [](int) {});
+  t.answered(2);
+  EXPECT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Wait);  // heard from: starts over
+  sleep_ms(100);
+  EXPECT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Wait);
+  sleep_ms(450);
+  EXPECT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Probe);
+  t.probe_one(a.pe, [](int) {});
+  sleep_ms(500);
+  EXPECT_EQ(t.check_idle(a, &idle), NetTimeout::Verdict::Report);  // this probe unanswered
+}
