@@ -35,6 +35,10 @@ struct alignas(64) SlotFields {
   // last barrier the leader has released its node from.
   alignas(64) uint64_t node_arrivals;
   alignas(64) uint64_t node_released;
+  // Group::gather_by_node within a node, at its leader: by bank and place on the node (the
+  // rank less the leader's), the last bank call whose part that PE copied in; place 0, the
+  // leader's own, says the bank is whole.
+  alignas(64) uint64_t node_stamps[2][Group::kBankStamps];
 };
 // One slot: its fields and the spare bytes that bring it to kTeamSlotBytes, the size that
 // TANDEM_TEAMS's description gives.

@@ -176,33 +176,37 @@ void Group::swap_stamped(char* bank, char* place, char* theirs, size_t bytes, co
 }
 
 const char* Group::gather_by_node(char* bank, size_t bytes, const void* data) {
-  if (!by_node() || size_ > kBankStamps || !stamps_travel()) return nullptr;
+  if (!by_node() || nodes() > kBankStamps || !stamps_travel()) return nullptr;
+  for (int i = 0; i < nodes(); ++i)
+    if (node_start(i + 1) - node_start(i) > kBankStamps) return nullptr;
   Slot& slot = team_slots[team_->slot];
   const uint64_t now = team_->bank_calls;  // this call's number, counted by bank()
   const int b = bank == slot.banks[0] ? 0 : 1;
-  const int leader = team_->leader;
+  const int leader = team_->leader;  // the node's first rank
   if (rank_ != leader) {
     Slot& at_leader = *reinterpret_cast<Slot*>(locate(call_, "team slot", &slot, sizeof(Slot), pe(leader)).mapped);
     memcpy(at_leader.banks[b] + static_cast<size_t>(rank_) * bytes, data, bytes);
-    __atomic_store_n(&at_leader.bank_stamps[b][rank_], now, __ATOMIC_RELEASE);
-    wait_at_least(call_, &at_leader.bank_stamps[b][leader], now);
+    __atomic_store_n(&at_leader.node_stamps[b][rank_ - leader], now, __ATOMIC_RELEASE);
+    wait_at_least(call_, &at_leader.node_stamps[b][0], now);
     return at_leader.banks[b];
   }
   // The leader: its node's ranks [rank_, end), then those of the other nodes, each run
-  // stamped by its first rank (its leader's).
+  // stamped by its leader's number: its rank where every rank has a bank stamp (so that
+  // each stamp keeps one writer, push_stamped's), else its node.
   const int n = nodes(), node = my_node(), end = node_start(node + 1);
+  auto stamp_of = [&](int i) { return b * kBankStamps + (size_ <= kBankStamps ? node_start(i) : i); };
   char* run = bank + static_cast<size_t>(rank_) * bytes;
   memcpy(run, data, bytes);
-  for (int r = rank_ + 1; r < end; ++r) wait_at_least(call_, &slot.bank_stamps[b][r], now);
+  for (int r = rank_ + 1; r < end; ++r) wait_at_least(call_, &slot.node_stamps[b][r - rank_], now);
   const size_t run_bytes = static_cast<size_t>(end - rank_) * bytes;
   for (int k = 1; k < n; ++k)  // the next node first
-    send_part(b * kBankStamps + rank_, "bank", run, node_start((node + k) % n), run, run_bytes, now);
+    send_part(stamp_of(node), "bank", run, node_start((node + k) % n), run, run_bytes, now);
   for (int k = 1; k < n; ++k) {
     const int o = (node + k) % n, first = node_start(o);
     const size_t their_bytes = static_cast<size_t>(node_start(o + 1) - first) * bytes;
-    await_part(b * kBankStamps + first, bank + static_cast<size_t>(first) * bytes, first, their_bytes, now);
+    await_part(stamp_of(o), bank + static_cast<size_t>(first) * bytes, first, their_bytes, now);
   }
-  __atomic_store_n(&slot.bank_stamps[b][rank_], now, __ATOMIC_RELEASE);
+  __atomic_store_n(&slot.node_stamps[b][0], now, __ATOMIC_RELEASE);
   return bank;
 }
 

@@ -1,5 +1,6 @@
 #include "coll/team.h"
 #include "core/handle_table.h"
+#include "coll/collectives.h"
 #include "coll/slot.h"
 
 #include <algorithm>
@@ -85,6 +86,8 @@ void make_team(const char* call, Team& team, int slot, std::vector<int> pes, con
     __atomic_store_n(&s.box_done, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.entered, 0, __ATOMIC_RELAXED);
     for (auto& stamps : s.bank_stamps)
+      for (uint64_t& stamp : stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
+    for (auto& stamps : s.node_stamps)
       for (uint64_t& stamp : stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
     for (auto& cells : s.bank_cells)
       for (uint64_t* cell : cells) __atomic_store_n(&cell[Group::kCellWords - 1], 0, __ATOMIC_RELAXED);
@@ -324,10 +327,18 @@ std::vector<int> Group::free_everywhere(const SlotSet& used, size_t count, const
   std::vector<int> found;
   std::vector<size_t> free_on(static_cast<size_t>(size_));  // by rank
   for (size_t w = 0; w < used.words() && found.size() < count; ++w) {
-    if (w > 0) sync();  // every PE has read the offers of the last word
-    offer(used.free_bits(w));
-    sync();
-    const std::vector<uint64_t> words = offers();
+    std::vector<uint64_t> words;
+    if (char* bank = this->bank(sizeof(uint64_t))) {
+      // A team's: through its banks, which across nodes go between leaders only, no sync.
+      const uint64_t offered = used.free_bits(w);
+      const auto* all = reinterpret_cast<const uint64_t*>(coll::gather_all(*this, bank, sizeof offered, &offered));
+      words.assign(all, all + size_);
+    } else {
+      if (w > 0) sync();  // every PE has read the offers of the last word
+      offer(used.free_bits(w));
+      sync();
+      words = offers();
+    }
     uint64_t common = ~uint64_t{0};
     for (size_t r = 0; r < words.size(); ++r) {
       common &= words[r];

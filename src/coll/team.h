@@ -138,9 +138,10 @@ class Group {
   void offer(uint64_t word);
   std::vector<uint64_t> offers() const;
   // Collective: the `count` lowest slots that no PE of the group has in `used`, compared 64
-  // at a time (a sync each); fewer when there are not as many, and then one PE of the group
-  // says why in one line: the live `what` (teams, windows) that the `setting` allows.  The
-  // exchange word is read until the caller's next sync.
+  // at a time (gathered through a team's banks, else with a sync each and the exchange
+  // words, read until the caller's next sync); fewer when there are not as many, and then
+  // one PE of the group says why in one line: the live `what` (teams, windows) that the
+  // `setting` allows.
   std::vector<int> free_everywhere(const SlotSet& used, size_t count, const char* what, const char* setting);
   // Small collectives on a team push their data instead of pulling it: each PE writes its
   // part into its own place (rank * bytes_per_rank) of every PE's bank, and one sync later
@@ -204,7 +205,8 @@ class Group {
   // later, after its leader has heard from every PE of the node in the call in between,
   // which they start once done reading; another leader likewise, after this leader's write
   // of that call.  Returns the bank that holds every part for this PE (its leader's), or
-  // nullptr, doing nothing, where it does not apply.  perf/collectives, sum_reduce and
+  // nullptr, doing nothing, where it does not apply (more than kBankStamps nodes, or PEs on
+  // one node; the team's size is bounded only by its bank).  perf/collectives, sum_reduce and
   // fcollect of 8 B-8 KiB on 2 nodes (on 2 cores), alternating runs against the gathers it
   // replaced: 4 PEs 71-106 us against 86-125 us (doubling), 6 PEs 144-159 against 254-307
   // (a push to every PE), 8 PEs 182-246 against 281-375 (doubling).
