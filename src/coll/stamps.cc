@@ -72,10 +72,10 @@ void put_cell(const char* call, uint64_t* cell, int pe, const void* source, size
 }
 
 // Waits until this PE's cell `cell` holds the stamp `value` (written by PE `from`), then
-// copies its `bytes` of data to `dest`.  A stamp only grows from write to write of a cell, and the bytes of a write
-// land in order, so a stamp that the network has written only in part (a prefix of its
-// bytes, the low ones) never equals a new value: it reads `value` only once the whole write
-// is there.
+// copies its `bytes` of data to `dest`.  A stamp only grows from write to write of a cell,
+// and the bytes of a write land in order, so a stamp that the network has written only in
+// part (a prefix of its bytes, the low ones) never equals a new value: it reads `value` only
+// once the whole write is there.
 void take_cell(const char* call, const uint64_t* cell, void* dest, size_t bytes, uint64_t value, int from) {
   const uint64_t* stamp = cell + Group::kCellWords - 1;
   wait_until_ready(
