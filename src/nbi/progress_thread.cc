@@ -6,6 +6,8 @@
 #include <sched.h>
 #include <sys/prctl.h>
 
+#include <vector>
+
 #include "core/backoff.h"
 #include "nbi/scheduler.h"
 #include "transport/ofi.h"
@@ -14,34 +16,48 @@ namespace tandem {
 
 namespace {
 
-// The node's topology, loaded once per process and kept (hwloc dlopens its plugins for the
-// first topology of a process and reads sysfs: 20-30 ms on a 2-core virtual machine, on
-// every PE's way through shmem_init); nullptr if hwloc failed.
-// hwloc allows lookups and bindings on a loaded topology from any thread.
-hwloc_topology_t topology() {
-  struct Loaded {
-    hwloc_topology_t topology = nullptr;
-    Loaded() {
-      if (hwloc_topology_init(&topology) != 0) {
-        topology = nullptr;
-      } else if (hwloc_topology_load(topology) != 0) {
-        hwloc_topology_destroy(topology);
-        topology = nullptr;
+// What the thread needs of the node's topology, read once per process (hwloc reads sysfs:
+// 20-30 ms on a 2-core virtual machine, on every PE's way through shmem_init), after which
+// the topology is destroyed: while a process holds one, hwloc keeps every plugin it found
+// loaded (Debian's: X11, OpenCL, libxml2 and ICU behind them), 1.5 MB of each PE's resident
+// memory that Tandem never uses (perf/scale.sh).
+struct Cores {
+  std::vector<cpu_set_t> cpus;  // each core's CPUs, by hwloc logical index
+  cpu_set_t allowed;            // the CPUs this process may use
+  bool known = false;           // false if hwloc failed
+};
+
+const Cores& cores() {
+  static const Cores read = [] {
+    Cores c;
+    CPU_ZERO(&c.allowed);
+    hwloc_topology_t t;
+    if (hwloc_topology_init(&t) != 0) return c;
+    if (hwloc_topology_load(t) == 0 &&
+        hwloc_cpuset_to_glibc_sched_affinity(t, hwloc_topology_get_allowed_cpuset(t), &c.allowed,
+                                             sizeof c.allowed) == 0) {
+      const int n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
+      c.cpus.resize(n > 0 ? static_cast<size_t>(n) : 0);
+      c.known = true;
+      for (int i = 0; i < n && c.known; ++i) {
+        hwloc_obj_t core = hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, static_cast<unsigned>(i));
+        CPU_ZERO(&c.cpus[static_cast<size_t>(i)]);
+        c.known = core && hwloc_cpuset_to_glibc_sched_affinity(t, core->cpuset, &c.cpus[static_cast<size_t>(i)],
+                                                               sizeof(cpu_set_t)) == 0;
       }
+      if (!c.known) c.cpus.clear();
     }
-    ~Loaded() {
-      if (topology) hwloc_topology_destroy(topology);
-    }
-  };
-  static const Loaded loaded;
-  return loaded.topology;
+    hwloc_topology_destroy(t);
+    return c;
+  }();
+  return read;
 }
 
 // Binds the calling thread to hwloc logical core `core`; false if that fails.
 bool bind_to_core(int core) {
-  hwloc_topology_t t = topology();
-  hwloc_obj_t obj = t ? hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, static_cast<unsigned>(core)) : nullptr;
-  return obj && hwloc_set_cpubind(t, obj->cpuset, HWLOC_CPUBIND_THREAD) == 0;
+  const Cores& c = cores();
+  return core >= 0 && static_cast<size_t>(core) < c.cpus.size() &&
+         pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &c.cpus[static_cast<size_t>(core)]) == 0;
 }
 
 // For a thread without a core of its own, started by a PE that a launcher bound to some of
@@ -52,14 +68,13 @@ bool bind_to_core(int core) {
 // under mpirun: median 70-135 us against 27-57, worst up to 4.7 ms against 0.27;
 // perf/README.md, "A bound PE's progress thread").  The other CPUs the process may use,
 // where a PE that waits in the library yields to it; false where the PE's binding covers
-// them all.  Asked on the PE's thread before the thread starts: hwloc opens and closes
-// descriptors, which the thread's socket watch may be reading.
+// them all.  Asked on the PE's thread before the thread starts: reading the topology opens
+// and closes descriptors, which the thread's socket watch may be reading.
 bool cpus_beside_pe(cpu_set_t* others) {
-  hwloc_topology_t t = topology();
+  const Cores& c = cores();
   cpu_set_t pe;
-  if (!t || sched_getaffinity(0, sizeof pe, &pe) != 0 ||
-      hwloc_cpuset_to_glibc_sched_affinity(t, hwloc_topology_get_allowed_cpuset(t), others, sizeof *others) != 0)
-    return false;
+  if (!c.known || sched_getaffinity(0, sizeof pe, &pe) != 0) return false;
+  *others = c.allowed;
   for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
     if (CPU_ISSET(cpu, &pe)) CPU_CLR(cpu, others);
   return CPU_COUNT(others) > 0;
@@ -74,9 +89,8 @@ bool busy() { return scheduler().proxy_work() || (busy_own_core && busy_network-
 }  // namespace
 
 int core_count() {
-  hwloc_topology_t t = topology();
-  const int cores = t ? hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE) : 1;
-  return cores > 0 ? cores : 1;
+  const size_t n = cores().cpus.size();
+  return n > 0 ? static_cast<int>(n) : 1;
 }
 
 int spare_core_for(int machine_index, int machine_pes, int cores) {

@@ -48,6 +48,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
       fatal(call, "cannot enter the network namespace TANDEM_NETNS=%s: %s", settings.netns.c_str(), strerror(errno));
     ::close(fd);
   }
+  announce_job_size(settings.n_pes);
   Choice choice = choose(settings.provider, settings.required);
   if (!choice.info && !settings.provider.empty())
     fatal(call, "TANDEM_OFI_PROVIDER=%s: %s; tandem_info lists the providers", settings.provider.c_str(),
@@ -65,12 +66,17 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   notify_by_data_ = !settings.notify_messages && info_->domain_attr->cq_data_size >= sizeof(uint64_t);
   held_.open(settings.coalesce);
 
+  // rxm keeps two queues of as many receive entries as the endpoint's receive size, about
+  // 240 bytes each, 1 MB at its default of 2048, of which Tandem posts kInbox.
+  if (provider_.find("ofi_rxm") != std::string::npos)
+    info_->rx_attr->size = std::min(info_->rx_attr->size, kInbox);
   KeptSignalHandlers kept;  // shm installs handlers when it opens an endpoint
   check(call, fi_fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
   check(call, fi_domain(fabric_, info_, &domain_, nullptr), "fi_domain");
   check(call, fi_endpoint(domain_, info_, &ep_, nullptr), "fi_endpoint");
   fi_av_attr av_attr{};
   av_attr.type = FI_AV_TABLE;
+  av_attr.count = settings.n_pes > 0 ? static_cast<size_t>(settings.n_pes) : 0;  // every PE's address goes in
   check(call, fi_av_open(domain_, &av_attr, &av_, nullptr), "fi_av_open");
   fi_cq_attr cq_attr{};
   cq_attr.format = FI_CQ_FORMAT_DATA;  // remote CQ data: notifications
@@ -122,8 +128,9 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   if (rings_on_) {
     ring_pes_ = static_cast<size_t>(settings.n_pes);
     const size_t bytes = RequestRings::memory_bytes(ring_pes_);
-    ring_memory_.reset(new uint64_t[bytes / sizeof(uint64_t)]());
-    mr_[kRings] = local_.add(call, ring_memory_.get(), bytes, FI_REMOTE_WRITE);
+    ring_memory_ = ZeroPages(bytes);
+    if (!ring_memory_.data()) fatal(call, "cannot reserve %zu bytes for the request rings of %zu PEs", bytes, ring_pes_);
+    mr_[kRings] = local_.add(call, ring_memory_.data(), bytes, FI_REMOTE_WRITE);
   }
   if (!operand_slots_) operand_slots_.reset(new OperandSlot[kOperandSlots]);
   if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
@@ -186,7 +193,7 @@ std::string Engine::card() const {
   card.regions.resize(kRegions);
   for (int r = 0; r < kRegions; ++r) {
     uint64_t base = r == kOwn     ? reinterpret_cast<uint64_t>(&own_)
-                    : r == kRings ? reinterpret_cast<uint64_t>(ring_memory_.get())
+                    : r == kRings ? reinterpret_cast<uint64_t>(ring_memory_.data())
                                   : reinterpret_cast<uint64_t>(base_[r]);
     std::string& key = card.regions[static_cast<size_t>(r)].key;
     if (mr_[r] && rules_.mr_raw) {
@@ -260,7 +267,7 @@ void Engine::close() {
   answer_slots_.release_all();
   rings_on_ = false;
   rings_.reset(0);
-  ring_memory_.reset();
+  ring_memory_.release();
   ring_pes_ = 0;
   held_.close();
   for (size_t i = 0; runs_ && i < kRunsInFlight; ++i) runs_[i].in_flight = false;

@@ -34,6 +34,7 @@
 
 #include "core/config.h"
 #include "core/spin_lock.h"
+#include "core/zero_pages.h"
 #include "transport/answer_slots.h"
 #include "transport/held_puts.h"
 #include "transport/net_timeout.h"
@@ -433,10 +434,10 @@ class Engine {
   // PE's rings, one per initiator; the target each answer slot's request was written to
   // (-1: it went as a message, or asks for a confirmation).
   bool rings_on_ = false;
-  std::unique_ptr<uint64_t[]> ring_memory_;  // RequestRings::memory_bytes(ring_pes_)
+  ZeroPages ring_memory_;  // RequestRings::memory_bytes(ring_pes_): an initiator's ring costs once used
   size_t ring_pes_ = 0;
   const RequestRings::Entry* ring_entries() const {
-    return reinterpret_cast<const RequestRings::Entry*>(ring_memory_.get());
+    return static_cast<const RequestRings::Entry*>(ring_memory_.data());
   }
   RequestRings rings_;
   int ring_target_[kInbox] = {};

@@ -53,6 +53,9 @@ void size_provider_pools() {
   setenv("FI_OFI_RXM_MSG_RX_SIZE", "32", 0);
 }
 
+// libfabric's default universe, which announce_job_size() lowers to a smaller job's size.
+constexpr int kDefaultUniverse = 1024;
+
 const Library& library() {
   static Library lib;
   static std::once_flag once;
@@ -93,6 +96,10 @@ const Library& library() {
 }  // namespace tandem::ofi
 
 const char* tandem::ofi::library_file() { return library().file.c_str(); }
+
+void tandem::ofi::announce_job_size(int n_pes) {
+  if (n_pes > 0 && n_pes < kDefaultUniverse) setenv("FI_UNIVERSE_SIZE", std::to_string(n_pes).c_str(), 0);
+}
 
 using tandem::ofi::library;
 

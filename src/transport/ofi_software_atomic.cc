@@ -241,7 +241,7 @@ void Engine::collect_answers() {
     reply->answered.store(true, std::memory_order_release);
   });
   n += silent;
-  if (rings_.awaiting_acks()) n += rings_.collect_acks(reinterpret_cast<const char*>(ring_memory_.get()), ring_pes_);
+  if (rings_.awaiting_acks()) n += rings_.collect_acks(static_cast<const char*>(ring_memory_.data()), ring_pes_);
   if (n == 0) return;
   software_answered_.fetch_add(n, std::memory_order_acq_rel);
   if (timeout_.timing()) timeout_.completed();

@@ -11,7 +11,11 @@
  *                        found in /proc/self/net/tcp and tcp6), the launcher's included:
  *                        the collectives before it talk across nodes between leaders only
  *   --env NAME=VALUE     after shmem_init the environment holds NAME=VALUE (a provider
- *                        setting Tandem sizes unless the user did: man 7 tandem, PROVIDERS)
+ *                        setting Tandem sizes unless the user did: man 7 tandem, PROVIDERS);
+ *                        up to 4 times
+ *   --unmapped TEXT      after the collectives, no file whose path holds TEXT is mapped (a
+ *                        library Tandem must have unloaded: hwloc's plugins, which it loads
+ *                        to read the topology for the progress thread)
  */
 #include <dirent.h>
 
@@ -73,16 +77,20 @@ static long private_kb(void) {
 
 int main(int argc, char **argv) {
   long max_private_mb = -1, max_connections = -1;
-  const char *expected_env = NULL;
+  const char *unmapped = NULL;
+  const char *expected_env[4];
+  int n_env = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--max-private-mb") == 0) {
       max_private_mb = atol(argv[i + 1]);
     } else if (strcmp(argv[i], "--max-connections") == 0) {
       max_connections = atol(argv[i + 1]);
-    } else if (strcmp(argv[i], "--env") == 0) {
-      expected_env = argv[i + 1];
+    } else if (strcmp(argv[i], "--unmapped") == 0) {
+      unmapped = argv[i + 1];
+    } else if (strcmp(argv[i], "--env") == 0 && n_env < 4) {
+      expected_env[n_env++] = argv[i + 1];
     } else {
-      fprintf(stderr, "usage: %s [--max-private-mb N] [--max-connections N] [--env NAME=VALUE]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--max-private-mb N] [--max-connections N] [--unmapped TEXT] [--env NAME=VALUE]...\n", argv[0]);
       return 2;
     }
   }
@@ -144,12 +152,24 @@ int main(int argc, char **argv) {
     CHECK(kb >= 0 && kb <= max_private_mb * 1024,
           "private anonymous memory %ld kB after the collectives, more than %ld MB", kb, max_private_mb);
   }
-  if (expected_env) {
-    const char *eq = strchr(expected_env, '=');
-    CHECK(eq != NULL, "--env %s is not NAME=VALUE", expected_env);
+  if (unmapped) {
+    FILE *maps = fopen("/proc/self/maps", "r");
+    CHECK(maps != NULL, "cannot read /proc/self/maps");
+    char line[1024];
+    int found = 0;
+    while (maps && !found && fgets(line, sizeof line, maps)) {
+      line[strcspn(line, "\n")] = '\0';
+      found = strstr(line, unmapped) != NULL;
+      CHECK(!found, "still mapped: %s", line);
+    }
+    if (maps) fclose(maps);
+  }
+  for (int e = 0; e < n_env; ++e) {
+    const char *eq = strchr(expected_env[e], '=');
+    CHECK(eq != NULL, "--env %s is not NAME=VALUE", expected_env[e]);
     if (eq) {
       char name[128];
-      snprintf(name, sizeof name, "%.*s", (int)(eq - expected_env), expected_env);
+      snprintf(name, sizeof name, "%.*s", (int)(eq - expected_env[e]), expected_env[e]);
       const char *value = getenv(name);
       CHECK(value && strcmp(value, eq + 1) == 0, "%s is %s, not %s", name, value ? value : "unset", eq + 1);
     }
