@@ -22,9 +22,9 @@ namespace {
 // loaded (Debian's: X11, OpenCL, libxml2 and ICU behind them), 1.5 MB of each PE's resident
 // memory that Tandem never uses (perf/scale.sh).
 struct Cores {
-  std::vector<cpu_set_t> cpus;  // each core's CPUs, by hwloc logical index
+  std::vector<cpu_set_t> cpus;  // each core's CPUs, by hwloc logical index; none if unknown
   cpu_set_t allowed;            // the CPUs this process may use
-  bool known = false;           // false if hwloc failed
+  bool known = false;           // whether `allowed` is
 };
 
 const Cores& cores() {
@@ -33,19 +33,20 @@ const Cores& cores() {
     CPU_ZERO(&c.allowed);
     hwloc_topology_t t;
     if (hwloc_topology_init(&t) != 0) return c;
-    if (hwloc_topology_load(t) == 0 &&
-        hwloc_cpuset_to_glibc_sched_affinity(t, hwloc_topology_get_allowed_cpuset(t), &c.allowed,
-                                             sizeof c.allowed) == 0) {
+    if (hwloc_topology_load(t) == 0) {
+      c.known = hwloc_cpuset_to_glibc_sched_affinity(t, hwloc_topology_get_allowed_cpuset(t), &c.allowed,
+                                                     sizeof c.allowed) == 0;
       const int n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
-      c.cpus.resize(n > 0 ? static_cast<size_t>(n) : 0);
-      c.known = true;
-      for (int i = 0; i < n && c.known; ++i) {
+      for (int i = 0; i < n; ++i) {
         hwloc_obj_t core = hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, static_cast<unsigned>(i));
-        CPU_ZERO(&c.cpus[static_cast<size_t>(i)]);
-        c.known = core && hwloc_cpuset_to_glibc_sched_affinity(t, core->cpuset, &c.cpus[static_cast<size_t>(i)],
-                                                               sizeof(cpu_set_t)) == 0;
+        cpu_set_t cpus;
+        CPU_ZERO(&cpus);
+        if (!core || hwloc_cpuset_to_glibc_sched_affinity(t, core->cpuset, &cpus, sizeof cpus) != 0) {
+          c.cpus.clear();
+          break;
+        }
+        c.cpus.push_back(cpus);
       }
-      if (!c.known) c.cpus.clear();
     }
     hwloc_topology_destroy(t);
     return c;

@@ -66,10 +66,6 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   notify_by_data_ = !settings.notify_messages && info_->domain_attr->cq_data_size >= sizeof(uint64_t);
   held_.open(settings.coalesce);
 
-  // rxm keeps two queues of as many receive entries as the endpoint's receive size, about
-  // 240 bytes each, 1 MB at its default of 2048, of which Tandem posts kInbox.
-  if (provider_.find("ofi_rxm") != std::string::npos)
-    info_->rx_attr->size = std::min(info_->rx_attr->size, kInbox);
   KeptSignalHandlers kept;  // shm installs handlers when it opens an endpoint
   check(call, fi_fabric(info_->fabric_attr, &fabric_, nullptr), "fi_fabric");
   check(call, fi_domain(fabric_, info_, &domain_, nullptr), "fi_domain");

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "transport/answer_slots.h"
 #include "transport/kept_signals.h"
 #include "transport/ofi_provider.h"
 
@@ -47,10 +48,14 @@ void resolve(void* handle, const char* path, const char* name, F& f) {
 // 128) a PE touched about 90 MB on its first peer across nodes.  Tandem's messages are its
 // 40-byte software atomics, notifications and probes and rxm's own for provider atomics; its
 // writes and reads bypass the buffers (rxm's inject size over tcp is 64 bytes whatever the
-// buffer size).  perf/scale.sh shows the memory; man 7 tandem, PROVIDERS, says why.
+// buffer size).  rxm also keeps two queues of receive entries, about 240 bytes each, as many
+// as an endpoint's receive size (FI_OFI_RXM_RX_SIZE, 2048 by default: 1 MB), of which Tandem
+// posts one per answer slot.  perf/scale.sh shows the memory; man 7 tandem, PROVIDERS, says
+// why.
 void size_provider_pools() {
   setenv("FI_OFI_RXM_BUFFER_SIZE", "512", 0);
   setenv("FI_OFI_RXM_MSG_RX_SIZE", "32", 0);
+  setenv("FI_OFI_RXM_RX_SIZE", std::to_string(AnswerSlots::kSlots).c_str(), 0);
 }
 
 // libfabric's default universe, which announce_job_size() lowers to a smaller job's size.

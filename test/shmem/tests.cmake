@@ -161,12 +161,13 @@ foreach(run "128;1;8;-1" "64;4;8;8" "128;4;8;8")
            --max-connections ${connections})
   set_tests_properties(${test} PROPERTIES LABELS "${labels}" TIMEOUT 300 PROCESSORS ${np})
 endforeach()
-# rxm's pools across nodes: Tandem sizes them for its small messages and its completion
-# queue for the job (FI_UNIVERSE_SIZE, 1024 by default), unless the user did (private memory
+# rxm's pools across nodes: Tandem sizes them for its small messages and receives, and its
+# completion queue for the job (FI_UNIVERSE_SIZE, 1024 by default), unless the user did (private memory
 # measured: 4.6 MB); hwloc's plugins (Debian's: /usr/lib/<triplet>/hwloc/hwloc_gl.so and
 # others, 1.5 MB resident) are unloaded once the progress thread has its core.
 add_test(rxm_pools_np2_nodes2 "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/scale_job"
-         --env FI_OFI_RXM_BUFFER_SIZE=512 --env FI_UNIVERSE_SIZE=2 --max-private-mb 8 --unmapped /hwloc/hwloc_)
+         --env FI_OFI_RXM_BUFFER_SIZE=512 --env FI_OFI_RXM_RX_SIZE=64 --env FI_UNIVERSE_SIZE=2
+         --max-private-mb 8 --unmapped /hwloc/hwloc_)
 add_test(rxm_pools_user_np2_nodes2 "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/scale_job"
          --env FI_OFI_RXM_BUFFER_SIZE=2048 --env FI_UNIVERSE_SIZE=4096)
 set_tests_properties(rxm_pools_np2_nodes2 rxm_pools_user_np2_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 90
