@@ -39,10 +39,11 @@ mkdir -p "$pids"
 start() {
   local order=$1 binary=$2
   case $launcher in
-    oshrun | guard)
-      local extra=()
-      [ "$launcher" = guard ] && extra=(-x OMPI_MCA_schizo=orte)
-      timeout -k 5 60 "$OSHRUN" --nodes "$nodes" "${extra[@]}" -n 4 "$binary" "$order" ;;
+    oshrun)
+      timeout -k 5 60 "$OSHRUN" --nodes "$nodes" -n 4 "$binary" "$order" ;;
+    guard)
+      timeout -k 5 60 "$OSHRUN" --nodes "$nodes" -x OMPI_MCA_schizo=orte -n 4 \
+        "$WORKDIR/own-session" "$binary" "$order" ;;
     mpirun)
       timeout -k 5 60 "${MPIRUN:-mpirun}" --oversubscribe -x TANDEM_VIRTUAL_NODES="$nodes" \
         -np 4 "$binary" "$order" ;;
@@ -51,6 +52,14 @@ start() {
 }
 
 if [ "$launcher" = guard ]; then
+  # Singletons have no start-up fence: one that stops in shmem_init removes Open MPI's
+  # shared top session directory while another is still creating its own in it, and
+  # that one fails in MPI_Init with a mkdir error.  A session directory for each PE
+  # (inside oshrun's, which goes with the job) keeps the singletons apart.
+  printf '%s\n' '#!/bin/sh' \
+    'OMPI_MCA_orte_tmpdir_base=$OMPI_MCA_orte_tmpdir_base/pe.$PMIX_RANK exec "$@"' \
+    >"$WORKDIR/own-session"
+  chmod +x "$WORKDIR/own-session"
   t0=$(now)
   TANDEM_TEST_PIDDIR=$pids start mpi-first "$WORKDIR/hybrid"
   status=$?
