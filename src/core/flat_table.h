@@ -7,7 +7,8 @@
 // a multiplication and, mostly, one cache line, and an insert allocates nothing but when the
 // table grows (a program that starts a request per row or per step has thousands of pairs;
 // an epoch stages an element per accumulated word).  The caller erases what has nothing
-// left, so that the table stays the size of what is pending, not of every key ever used.
+// left, or names it to find_or_add() as disposable, so that the table stays the size of
+// what is pending, not of every key ever used.
 #pragma once
 
 #include <cstddef>
@@ -30,8 +31,21 @@ class FlatTable {
   // The key's value, a new one if it had none.  Inserting and erasing move entries:
   // pointers from find() are stale afterwards.
   Value* find_or_add(uint64_t key) {
+    return find_or_add(key, [](const Value&) { return false; });
+  }
+  // The same, but when the table is full enough to grow, the entries whose value is
+  // `disposable` go first, and it grows only if more than a quarter is still in use: a key
+  // that comes back again and again (a request restarted for the same pair) keeps its entry
+  // instead of being erased and inserted each time, and the table stays within four times
+  // what is not disposable.
+  template <typename Disposable>
+  Value* find_or_add(uint64_t key, Disposable disposable) {
     if (Value* v = find(key)) return v;
-    if (2 * (used_ + 1) > entries_.size()) grow();
+    if (2 * (used_ + 1) > entries_.size()) {
+      size_t kept = 0;
+      for (const Entry& e : entries_) kept += e.key != kNoKey && !disposable(e.value);
+      rebuild(4 * (kept + 1) > entries_.size() ? 2 * entries_.size() : entries_.size(), disposable);
+    }
     size_t i = slot(key);
     while (entries_[i].key != kNoKey) i = (i + 1) & mask();
     entries_[i].key = key;
@@ -70,15 +84,19 @@ class FlatTable {
   };
   size_t mask() const { return entries_.size() - 1; }
   size_t slot(uint64_t key) const { return static_cast<size_t>((key * 0x9e3779b97f4a7c15ull) >> shift_); }
-  void grow() {
-    std::vector<Entry> old(entries_.size() * 2);
+  // Moves every entry but the disposable ones into a table of `size` entries (a power of 2).
+  template <typename Disposable>
+  void rebuild(size_t size, Disposable disposable) {
+    std::vector<Entry> old(size);
     old.swap(entries_);
-    --shift_;
+    shift_ = 64 - static_cast<unsigned>(__builtin_ctzll(size));
+    used_ = 0;
     for (const Entry& e : old) {
-      if (e.key == kNoKey) continue;
+      if (e.key == kNoKey || disposable(e.value)) continue;
       size_t i = slot(e.key);
       while (entries_[i].key != kNoKey) i = (i + 1) & mask();
       entries_[i] = e;
+      ++used_;
     }
   }
   std::vector<Entry> entries_ = std::vector<Entry>(16);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -85,6 +86,33 @@ TEST(FlatTable, KeepsEveryKeyThroughGrowth) {
     } else {
       EXPECT_EQ(v, nullptr) << tag;
     }
+  }
+}
+
+// Keys used once each and left disposable (value 0) make the table drop them rather than
+// grow: it stays within a few times the entries still in use, which all survive, with
+// their values.
+TEST(FlatTable, DropsDisposableEntriesInsteadOfGrowing) {
+  FlatTable<uint64_t> table;
+  auto unused = [](const uint64_t& v) { return v == 0; };
+  for (int tag = 0; tag < 10; ++tag) *table.find_or_add(key_of(0, tag), unused) = 1;
+  size_t most = 0;
+  for (int tag = 0; tag < 100000; ++tag) {
+    uint64_t* v = table.find_or_add(key_of(1, tag), unused);
+    ASSERT_EQ(*v, 0u) << tag;
+    if (tag % 1000 == 999) *v = 2;  // one in a thousand stays in use
+    most = std::max(most, table.size());
+  }
+  EXPECT_LE(most, 4 * (10 + 100 + 1)) << "the table grew with the disposable keys";
+  for (int tag = 0; tag < 10; ++tag) {
+    const uint64_t* v = table.find(key_of(0, tag));
+    ASSERT_NE(v, nullptr) << tag;
+    EXPECT_EQ(*v, 1u);
+  }
+  for (int tag = 999; tag < 100000; tag += 1000) {
+    const uint64_t* v = table.find(key_of(1, tag));
+    ASSERT_NE(v, nullptr) << tag;
+    EXPECT_EQ(*v, 2u);
   }
 }
 
