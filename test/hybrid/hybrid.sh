@@ -39,11 +39,10 @@ mkdir -p "$pids"
 start() {
   local order=$1 binary=$2
   case $launcher in
-    oshrun)
-      timeout -k 5 60 "$OSHRUN" --nodes "$nodes" -n 4 "$binary" "$order" ;;
-    guard)
-      timeout -k 5 60 "$OSHRUN" --nodes "$nodes" -x OMPI_MCA_schizo=orte -n 4 \
-        "$WORKDIR/own-session" "$binary" "$order" ;;
+    oshrun | guard)
+      local extra=() wrapper=()
+      [ "$launcher" = guard ] && extra=(-x OMPI_MCA_schizo=orte) wrapper=("$WORKDIR/own-session")
+      timeout -k 5 60 "$OSHRUN" --nodes "$nodes" "${extra[@]}" -n 4 "${wrapper[@]}" "$binary" "$order" ;;
     mpirun)
       timeout -k 5 60 "${MPIRUN:-mpirun}" --oversubscribe -x TANDEM_VIRTUAL_NODES="$nodes" \
         -np 4 "$binary" "$order" ;;
