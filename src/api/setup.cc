@@ -11,7 +11,9 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <unordered_map>
 
 #include "api/api.h"
 #include "boot/pmix_boot.h"
@@ -175,22 +177,31 @@ void runtime_init(const char* call, int requested_threads) {
   if (r.my_pe == 0)
     for (const std::string& line : config_unknown(environ)) warn(call, "%s", line.c_str());
 
-  // Each PE publishes its node key and its CPU affinity in one blob.
-  const std::vector<std::string> blobs = boot().allgather(
-      call, "tandem.node", write_card(NodeCard{node_key(boot().host(), r.my_pe, r.n_pes, r.config.virtual_nodes), affinity()}));
-  std::vector<NodeCard> cards;
-  for (size_t pe = 0; pe < blobs.size(); ++pe) {
-    auto card = read_node_card(blobs[pe]);
-    if (!card) fatal(call, "PE %zu sent a malformed node description (another build of Tandem?)", pe);
-    cards.push_back(std::move(*card));
-  }
+  // Each PE publishes its node key and its CPU affinity in one blob; every PE's is read, one
+  // at a time, keeping only what is per node.  Cores are shared by every PE of the machine,
+  // whatever virtual node it belongs to (the key up to its last '/' names the machine).  The
+  // PEs outnumber the cores when they outnumber the CPUs that any of them may use: each PE's
+  // own mask would be one CPU under a launcher that binds PEs to cores.
+  const NodeCard mine{node_key(boot().host(), r.my_pe, r.n_pes, r.config.virtual_nodes), affinity()};
+  boot().publish(call, "tandem.node", write_card(mine));
+  boot().exchange(call);
+  auto machine = [](const std::string& key) { return std::string_view(key).substr(0, key.rfind('/')); };
+  const std::string_view my_machine = machine(mine.key);
+  std::unordered_map<std::string, int> node_index;
+  cpu_set_t usable;
+  CPU_ZERO(&usable);
   r.node_of.assign(static_cast<size_t>(r.n_pes), 0);
-  std::vector<std::string> seen;
+  r.machine_pes = 0;
   for (int pe = 0; pe < r.n_pes; ++pe) {
-    size_t i = 0;
-    while (i < seen.size() && seen[i] != cards[static_cast<size_t>(pe)].key) ++i;
-    if (i == seen.size()) seen.push_back(cards[static_cast<size_t>(pe)].key);
-    r.node_of[static_cast<size_t>(pe)] = static_cast<int>(i);
+    auto card = read_node_card(boot().get(call, "tandem.node", pe));
+    if (!card) fatal(call, "PE %d sent a malformed node description (another build of Tandem?)", pe);
+    if (machine(card->key) == my_machine) {
+      if (pe == r.my_pe) r.my_machine_index = r.machine_pes;
+      ++r.machine_pes;
+      CPU_OR(&usable, &usable, &card->affinity);
+    }
+    const int index = static_cast<int>(node_index.size());
+    r.node_of[static_cast<size_t>(pe)] = node_index.try_emplace(std::move(card->key), index).first->second;
   }
   r.node = r.node_of[static_cast<size_t>(r.my_pe)];
   r.local_pes.clear();
@@ -198,25 +209,16 @@ void runtime_init(const char* call, int requested_threads) {
     if (pe == r.my_pe) r.local_index = static_cast<int>(r.local_pes.size());
     if (r.node_of[static_cast<size_t>(pe)] == r.node) r.local_pes.push_back(pe);
   }
-  r.nodes = static_cast<int>(seen.size());
+  r.nodes = static_cast<int>(node_index.size());
   r.spans_nodes = r.nodes > 1;
-  // Cores are shared by every PE of the machine, whatever virtual node it belongs to (the key
-  // up to its last '/' names the machine).  The PEs outnumber the cores when they outnumber
-  // the CPUs that any of them may use: each PE's own mask would be one CPU under a launcher
-  // that binds PEs to cores.
-  auto machine = [](const std::string& key) { return key.substr(0, key.rfind('/')); };
-  const std::string my_machine = machine(cards[static_cast<size_t>(r.my_pe)].key);
-  cpu_set_t usable;
-  CPU_ZERO(&usable);
-  for (int pe = 0; pe < r.n_pes; ++pe)
-    if (machine(cards[static_cast<size_t>(pe)].key) == my_machine) {
-      if (pe == r.my_pe) r.my_machine_index = r.machine_pes;
-      ++r.machine_pes;
-      CPU_OR(&usable, &usable, &cards[static_cast<size_t>(pe)].affinity);
-    }
   r.oversubscribed = r.machine_pes > CPU_COUNT(&usable);
 
-  symmetric_map_peers(call, boot().allgather(call, "tandem.segments", symmetric_card()));
+  // Node peers' segment cards, and below the network's endpoint cards, are read where they
+  // are needed: a PE's private memory keeps nothing of a peer it never addresses (man 7
+  // tandem, SCALING).
+  boot().publish(call, "tandem.segments", symmetric_card());
+  boot().exchange(call);
+  symmetric_map_peers(call, [](const char* at, int pe) { return boot().get(at, "tandem.segments", pe); });
   boot().fence(call);  // every peer has mapped our files
   symmetric_peers_mapped();
   // A node's first PE removes what jobs killed whole during their start left in /dev/shm.
@@ -249,7 +251,10 @@ void runtime_init(const char* call, int requested_threads) {
     network->on_notification([](uint64_t data) {
       if (!stamp_landed(data)) notify::deliver(notify::source_of(data), notify::tag_of(data));
     });
-    network->connect(call, boot().allgather(call, "tandem.endpoint", network->card()), r.my_pe);
+    boot().publish(call, "tandem.endpoint", network->card());
+    boot().exchange(call);
+    network->connect(call, r.n_pes, r.my_pe,
+                     [](const char* at, int pe) { return boot().get(at, "tandem.endpoint", pe); });
     // The progress thread's duties (TANDEM_PROXY_*: auto gives them to a thread with a core
     // of its own), set before it starts.
     const bool own_core = proxy && spare >= 0;
@@ -320,10 +325,8 @@ void runtime_init(const char* call, int requested_threads) {
     else
       printf("  network: none (all PEs share memory; atomics are CPU atomics)\n");
     if (network)
-      printf("  network: %s; messages %s\n",
-             network->rules().provider_keys ? "keys the provider's" : "keys drawn at random for each job",
-             network->names_senders() ? "served only from the PEs of the job (the provider names senders)"
-                                      : "checked, but not their senders (the provider does not name them)");
+      printf("  network: %s; messages served only with the target's secret, drawn at random for each job\n",
+             network->rules().provider_keys ? "keys the provider's" : "keys drawn at random for each job");
     if (network)
       printf("  notifications across nodes: %s\n",
              network->notifies_by_data() ? "remote CQ data on the data's write" : "messages after the data");

@@ -91,8 +91,7 @@ void PmixBoot::finalize() {
   up_ = false;
 }
 
-std::vector<std::string> PmixBoot::allgather(const char* call, const std::string& key,
-                                             const std::string& blob) {
+void PmixBoot::publish(const char* call, const std::string& key, const std::string& blob) {
   pmix_value_t value;
   PMIX_VALUE_CONSTRUCT(&value);
   value.type = PMIX_BYTE_OBJECT;
@@ -101,24 +100,34 @@ std::vector<std::string> PmixBoot::allgather(const char* call, const std::string
   pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key.c_str(), &value);
   if (rc == PMIX_SUCCESS) rc = PMIx_Commit();
   if (rc != PMIX_SUCCESS) fatal(call, "PMIx_Put of %s failed: %s", key.c_str(), PMIx_Error_string(rc));
+}
 
+void PmixBoot::exchange(const char* call) {
   pmix_info_t collect;
   bool yes = true;
   PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
-  rc = PMIx_Fence(nullptr, 0, &collect, 1);
+  const pmix_status_t rc = PMIx_Fence(nullptr, 0, &collect, 1);
   if (rc != PMIX_SUCCESS) fatal(call, "PMIx_Fence failed: %s", PMIx_Error_string(rc));
+}
 
+std::string PmixBoot::get(const char* call, const std::string& key, int pe) const {
+  pmix_proc_t peer;
+  PMIX_LOAD_PROCID(&peer, self.nspace, static_cast<pmix_rank_t>(pe));
+  pmix_value_t* got = nullptr;
+  const pmix_status_t rc = PMIx_Get(&peer, key.c_str(), nullptr, 0, &got);
+  if (rc != PMIX_SUCCESS || got == nullptr || got->type != PMIX_BYTE_OBJECT)
+    fatal(call, "cannot read %s of PE %d through PMIx: %s", key.c_str(), pe, PMIx_Error_string(rc));
+  std::string blob(got->data.bo.bytes, got->data.bo.size);
+  PMIX_VALUE_RELEASE(got);
+  return blob;
+}
+
+std::vector<std::string> PmixBoot::allgather(const char* call, const std::string& key,
+                                             const std::string& blob) {
+  publish(call, key, blob);
+  exchange(call);
   std::vector<std::string> all(static_cast<size_t>(size_));
-  for (int r = 0; r < size_; ++r) {
-    pmix_proc_t peer;
-    PMIX_LOAD_PROCID(&peer, self.nspace, static_cast<pmix_rank_t>(r));
-    pmix_value_t* got = nullptr;
-    rc = PMIx_Get(&peer, key.c_str(), nullptr, 0, &got);
-    if (rc != PMIX_SUCCESS || got == nullptr || got->type != PMIX_BYTE_OBJECT)
-      fatal(call, "cannot read %s of PE %d through PMIx: %s", key.c_str(), r, PMIx_Error_string(rc));
-    all[static_cast<size_t>(r)].assign(got->data.bo.bytes, got->data.bo.size);
-    PMIX_VALUE_RELEASE(got);
-  }
+  for (int r = 0; r < size_; ++r) all[static_cast<size_t>(r)] = get(call, key, r);
   return all;
 }
 

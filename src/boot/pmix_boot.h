@@ -1,4 +1,5 @@
-// Bootstrap through PMIx: rank, size, and one all-to-all exchange of small blobs at init.
+// Bootstrap through PMIx: rank, size, and exchanges of small blobs at init, each read where
+// it is needed: every PE's, or a peer's when this PE first needs it.
 // Works under oshrun and under any PMIx launcher (mpirun, srun --mpi=pmix, prterun).
 #pragma once
 
@@ -19,7 +20,13 @@ class PmixBoot {
   // The name of this PE's node as the launcher gives it (PMIX_HOSTNAME); "" if it gives none.
   std::string host() const;
 
-  // Publishes `blob` under `key`, then (collectively) gathers every PE's blob.
+  // Publishes `blob` under `key`; readable by the other PEs after the next exchange().
+  void publish(const char* call, const std::string& key, const std::string& blob);
+  // (Collectively) makes every PE's published blobs readable by every PE.
+  void exchange(const char* call);
+  // The blob PE `pe` published under `key` before the last exchange(); from any thread.
+  std::string get(const char* call, const std::string& key, int pe) const;
+  // publish(), exchange(), then get() of every PE's blob.
   std::vector<std::string> allgather(const char* call, const std::string& key,
                                      const std::string& blob);
   // A collective fence carrying no data (slow: for init and finalize only).

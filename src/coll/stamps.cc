@@ -239,7 +239,7 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
     const int pe = t.pes[static_cast<size_t>(r)];
     // Another node's count is read with a get, and only when the one last seen is too old:
     // about once per turn of the ring while the PE keeps up.
-    uint64_t& seen = t.box_read[static_cast<size_t>(r)];
+    uint64_t& seen = t.box_read.at(static_cast<size_t>(r));
     if (seen < before) {
       const Target done = locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe);
       if (done.mapped) {

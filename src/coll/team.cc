@@ -42,7 +42,7 @@ void make_team(const char* call, Team& team, int slot, std::vector<int> pes, con
   team.bank_calls = 0;
   team.boxes_used = 0;
   team.box_until.assign(Group::kBoxes, 0);
-  team.box_read.assign(team.pes.size(), 0);
+  team.box_read.reset(team.pes.size());
   team.stamp_calls = 0;
   team.stamp_reads = 0;
   team.direct_calls = 0;

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/peer_pages.h"
 #include "core/slot_set.h"
 
 // shmem_team_t points to a tandem_team.  SHMEM_TEAM_WORLD and SHMEM_TEAM_SHARED are the two
@@ -54,7 +55,7 @@ struct Team {
   uint64_t bank_calls = 0;   // collectives that used the slot's banks (Group::bank)
   uint64_t boxes_used = 0;   // boxes that broadcasts took in turn, all told (Group::box_broadcast)
   std::vector<uint64_t> box_until;  // box -> the boxes_used at the end of the last broadcast in it
-  std::vector<uint64_t> box_read;  // rank -> the boxes_used that rank was last seen done with
+  PeerPages<uint64_t> box_read;  // rank -> the boxes_used that rank was last seen done with
   uint64_t stamp_calls = 0;  // collectives that used the slot's stamps (Group::stamped)
   uint64_t stamp_reads = 0;  // reads of this PE's memory that those calls waited for, all told
   uint64_t direct_calls = 0;  // collectives that used Group::direct

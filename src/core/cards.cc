@@ -157,7 +157,7 @@ std::string write_card(const EndpointCard& card) {
   Writer w(kEndpoint);
   w.text(card.address).put(static_cast<uint32_t>(card.regions.size()));
   for (const EndpointCard::Region& region : card.regions) w.put(region.base).text(region.key);
-  return w.put(card.doorbell).done();
+  return w.put(card.doorbell).put(card.secret).done();
 }
 
 std::optional<EndpointCard> read_endpoint_card(std::string_view text, size_t regions) {
@@ -169,7 +169,7 @@ std::optional<EndpointCard> read_endpoint_card(std::string_view text, size_t reg
   card.regions.resize(regions);
   for (EndpointCard::Region& region : card.regions)
     if (!r.get(&region.base) || !r.text(&region.key, kMaxText)) return std::nullopt;
-  if (!r.get(&card.doorbell) || !r.done()) return std::nullopt;
+  if (!r.get(&card.doorbell) || !r.get(&card.secret) || !r.done()) return std::nullopt;
   return card;
 }
 

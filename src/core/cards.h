@@ -20,7 +20,7 @@ namespace tandem {
 
 // The format's version: cards of another version are refused (a job whose PEs run
 // different builds of the library).
-inline constexpr uint16_t kCardVersion = 1;
+inline constexpr uint16_t kCardVersion = 2;
 
 // Which node a PE is on, and the CPUs it may run on.
 struct NodeCard {
@@ -58,7 +58,8 @@ std::string write_card(const SegmentCard& card);
 std::optional<SegmentCard> read_segment_card(std::string_view card);
 
 // A PE's network endpoint: its libfabric address, per region (segments, ...) the base and
-// the provider's key, and its doorbell's port.
+// the provider's key, its doorbell's port, and the secret that every message to it carries
+// (ofi_admit.cc).
 struct EndpointCard {
   struct Region {
     uint64_t base = 0;
@@ -67,6 +68,7 @@ struct EndpointCard {
   std::string address;
   std::vector<Region> regions;
   uint16_t doorbell = 0;
+  uint64_t secret = 0;
 };
 std::string write_card(const EndpointCard& card);
 // `regions`: how many regions a card must have.

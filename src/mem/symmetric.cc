@@ -99,12 +99,12 @@ std::string symmetric_card() {
   return write_card(SegmentCard{r.heap.size, r.data.size, b.heap_file.locator(), b.data_file.locator()});
 }
 
-void symmetric_map_peers(const char* call, const std::vector<std::string>& cards) {
+void symmetric_map_peers(const char* call, const std::function<std::string(const char* call, int pe)>& card_of) {
   Runtime& r = rt();
   r.heap.peer_base.assign(static_cast<size_t>(r.n_pes), nullptr);
   r.data.peer_base.assign(static_cast<size_t>(r.n_pes), nullptr);
   for (int pe : r.local_pes) {
-    const auto card = read_segment_card(cards[static_cast<size_t>(pe)]);
+    const auto card = read_segment_card(card_of(call, pe));
     if (!card) fatal(call, "PE %d sent a malformed segment description (another build of Tandem?)", pe);
     if (card->heap_size != r.heap.size)
       fatal(call, "PE %d has a symmetric heap of %llu bytes and this PE %zu: every PE must see the same SHMEM_SYMMETRIC_SIZE",

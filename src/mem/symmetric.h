@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,8 +16,9 @@ namespace tandem {
 void symmetric_prepare(const char* call, size_t areas);
 // What node peers need to map this PE's segments (locators and sizes), as a blob.
 std::string symmetric_card();
-// Maps the segments of every PE in rt().local_pes, from the gathered cards.
-void symmetric_map_peers(const char* call, const std::vector<std::string>& cards);
+// Maps the segments of every PE in rt().local_pes, from their cards (`card_of`: PE's card,
+// read for those PEs alone).
+void symmetric_map_peers(const char* call, const std::function<std::string(const char* call, int pe)>& card_of);
 // Once every peer has mapped them: removes this PE's files from /dev/shm, or closes the
 // descriptors of its memfds.
 void symmetric_peers_mapped();

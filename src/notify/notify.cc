@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/backoff.h"
+#include "core/peer_pages.h"
 #include "core/runtime.h"
 #include "core/spin_lock.h"
 #include "mem/symmetric.h"
@@ -82,7 +83,7 @@ struct Sent {
   std::atomic<uint64_t> count{0};
   std::atomic<uint64_t> head_seen{0};
 };
-std::unique_ptr<Sent[]> sent;
+PeerPages<Sent> sent;
 
 // A lane area: the bitmap, then the lanes from the next cache line.
 size_t joined_words() { return (lane_count + 63) / 64; }
@@ -286,7 +287,7 @@ void init(const char* call) {
   // Zero-filled, as the heap is at init: heads and slots at 0, bitmap empty.
   lanes_offset = static_cast<size_t>(area - r.heap.base);
   my_lane = r.local_index;
-  sent.reset(new Sent[static_cast<size_t>(r.n_pes)]());
+  sent.reset(static_cast<size_t>(r.n_pes));
 }
 
 void deliver(int source, int tag) {
@@ -299,7 +300,7 @@ void publish(const char* call, int pe, int tag) {
   if (!base) fatal(call, "internal error: PE %d shares no memory with this PE", pe);
   char* area = base + lanes_offset;
   Lane& lane = lanes_at(area)[my_lane];
-  Sent& to = sent[static_cast<size_t>(pe)];
+  Sent& to = sent.at(static_cast<size_t>(pe));
   // Another thread of this PE may publish to the same PE (SHMEM_THREAD_MULTIPLE, or the
   // progress thread's held copies): then the count is claimed atomically, in this process's
   // own memory.

@@ -25,24 +25,31 @@ uint16_t Doorbell::open(const std::string& own) {
 void Doorbell::close() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
-  peers_.clear();
+  reset(0);
 }
 
-void Doorbell::add_peer(const std::string& name, uint16_t port) {
+void Doorbell::reset(size_t pes) {
+  for (size_t pe = 0; pe < peers_.size(); ++pe)
+    if (const auto* p = peers_.find(pe)) delete p->load(std::memory_order_relaxed);
+  peers_.reset(pes);
+}
+
+void Doorbell::add_peer(int pe, const std::string& name, uint16_t port) {
   SocketName address(name);
-  if (port == 0 || !address.ok() || address.wildcard()) address = SocketName();
-  else address.set_port(port);
-  peers_.push_back(address);
+  if (pe < 0 || static_cast<size_t>(pe) >= peers_.size() || port == 0 || !address.ok() || address.wildcard()) return;
+  address.set_port(port);
+  peers_.at(static_cast<size_t>(pe)).store(new SocketName(address), std::memory_order_release);
 }
 
 void Doorbell::ring(int pe) const {
   if (fd_ < 0 || pe < 0 || static_cast<size_t>(pe) >= peers_.size()) return;
-  const SocketName& p = peers_[static_cast<size_t>(pe)];
-  if (!p.ok()) return;
+  const auto* known = peers_.find(static_cast<size_t>(pe));
+  const SocketName* p = known ? known->load(std::memory_order_acquire) : nullptr;
+  if (!p) return;
   const char byte = 1;
   // A ring that cannot leave (a full socket buffer) is dropped: the thread looks on its own
   // soon after anyway.
-  ssize_t ignored = sendto(fd_, &byte, 1, MSG_DONTWAIT, p.address(), p.length());
+  ssize_t ignored = sendto(fd_, &byte, 1, MSG_DONTWAIT, p->address(), p->length());
   (void)ignored;
 }
 

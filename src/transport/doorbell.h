@@ -12,10 +12,12 @@
 // not, or whose socket cannot be opened, has no doorbell and is never rung.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/peer_pages.h"
 #include "transport/socket_name.h"
 
 namespace tandem::ofi {
@@ -26,9 +28,13 @@ class Doorbell {
   // it); returns its port, 0 where there is none.
   uint16_t open(const std::string& own);
   void close();
-  // The doorbell of the PE whose endpoint is named `name` is at `port` of its address (no
-  // doorbell: port 0, or a name that is no address).  Called for every PE in order.
-  void add_peer(const std::string& name, uint16_t port);
+  ~Doorbell() { close(); }
+  // Room for the doorbells of `pes` PEs, none known yet.
+  void reset(size_t pes);
+  // The doorbell of `pe`, whose endpoint is named `name`, is at `port` of its address (no
+  // doorbell: port 0, or a name that is no address).  Once per PE, from any thread (one at a
+  // time), while others may ring().
+  void add_peer(int pe, const std::string& name, uint16_t port);
   // Rings `pe`'s doorbell, if it has one; never blocks.
   void ring(int pe) const;
   // The descriptor to poll for rings, or -1.
@@ -38,7 +44,8 @@ class Doorbell {
 
  private:
   int fd_ = -1;
-  std::vector<SocketName> peers_;  // no address: no doorbell
+  // Per PE, its doorbell's address once add_peer() gave one (null: none, or not known yet).
+  PeerPages<std::atomic<const SocketName*>> peers_;
 };
 
 }  // namespace tandem::ofi

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 
+#include "core/peer_pages.h"
 #include "transport/ofi_message.h"
 
 namespace tandem::ofi {
@@ -160,7 +161,7 @@ class HeldPuts {
   // The batch that `context` (a completion's) names, or null.
   Batch* batch_of(void* context);
   void quieted() { quiets_.fetch_add(1, std::memory_order_relaxed); }  // the next put starts a run
-  void list_answered(int pe) { lists_out_[pe].fetch_sub(1, std::memory_order_release); }
+  void list_answered(int pe) { peers_.at(static_cast<size_t>(pe)).lists_out.fetch_sub(1, std::memory_order_release); }
   uint64_t coalesced() const { return coalesced_.load(std::memory_order_relaxed); }
 
  private:
@@ -168,7 +169,10 @@ class HeldPuts {
   // Takes the put into the open batch or list, or opens one for it; false: it goes alone
   // (the open batch or list of its PE, if any, has gone first).
   bool absorb(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes);
-  bool lists_out(int pe) const { return lists_on_ && lists_out_[pe].load(std::memory_order_acquire) != 0; }
+  bool lists_out(int pe) const {
+    const Peer* p = lists_on_ ? peers_.find(static_cast<size_t>(pe)) : nullptr;
+    return p && p->lists_out.load(std::memory_order_acquire) != 0;
+  }
   void wait_lists(const char* call, int pe);
   void flush_all(const char* call);
   void write_open(const char* call);  // the open batch and lists; mutex_ held
@@ -189,7 +193,7 @@ class HeldPuts {
   int run_pe_ = -1;   // the last put that could be held ends at (pe, segment, end)
   int run_segment_ = -1;
   uint64_t run_end_ = 0;
-  std::atomic<uint64_t> quiets_{0};  // a put_epoch_ is one of them
+  std::atomic<uint64_t> quiets_{0};  // a Peer::put_epoch is one of them
   std::atomic<uint64_t> coalesced_{0};
   uint64_t coalesced_at_last_look_ = 0;  // flush_if_idle()'s
   // Lists of puts (where the provider talks through sockets): a list is a message, applied
@@ -197,8 +201,11 @@ class HeldPuts {
   // answered (flush_for), and while one is out, puts to it join lists.
   bool lists_on_ = false;
   PutLists open_lists_;
-  std::unique_ptr<std::atomic<uint32_t>[]> lists_out_;  // per PE: lists sent, not answered
-  std::unique_ptr<uint64_t[]> put_epoch_;  // per PE: 1 + quiets_ at its last put held
+  struct Peer {
+    std::atomic<uint32_t> lists_out{0};  // lists sent, not answered
+    uint64_t put_epoch = 0;              // 1 + quiets_ at its last put held
+  };
+  PeerPages<Peer> peers_;
 };
 
 }  // namespace tandem::ofi

@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +27,10 @@
 namespace tandem::ofi {
 
 namespace {
+
+// Address-vector entries the provider makes room for at a time (about 160 bytes each with
+// tcp;ofi_rxm).
+constexpr size_t kAddressChunk = 64;
 
 void check(const char* call, int rc, const char* what) {
   if (rc != 0) fatal(call, "libfabric: %s failed: %s", what, fi_strerror(-rc));
@@ -49,6 +54,10 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
     ::close(fd);
   }
   announce_job_size(settings.n_pes);
+  // What only the job's PEs learn (through PMIx, in this PE's card): the proof that every
+  // message to this PE carries (admit()).
+  if (getrandom(&secret_, sizeof secret_, 0) != static_cast<ssize_t>(sizeof secret_))
+    fatal(call, "cannot draw this PE's secret (getrandom): %s", strerror(errno));
   Choice choice = choose(settings.provider, settings.required);
   if (!choice.info && !settings.provider.empty())
     fatal(call, "TANDEM_OFI_PROVIDER=%s: %s; tandem_info lists the providers", settings.provider.c_str(),
@@ -72,7 +81,9 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   check(call, fi_endpoint(domain_, info_, &ep_, nullptr), "fi_endpoint");
   fi_av_attr av_attr{};
   av_attr.type = FI_AV_TABLE;
-  av_attr.count = settings.n_pes > 0 ? static_cast<size_t>(settings.n_pes) : 0;  // every PE's address goes in
+  // The addresses go in as the PEs are first addressed (resolve()): the provider's tables
+  // grow by this many entries at a time (by the universe size, the job's, when 0).
+  av_attr.count = std::min<size_t>(kAddressChunk, settings.n_pes > 0 ? static_cast<size_t>(settings.n_pes) : 1);
   check(call, fi_av_open(domain_, &av_attr, &av_, nullptr), "fi_av_open");
   fi_cq_attr cq_attr{};
   cq_attr.format = FI_CQ_FORMAT_DATA;  // remote CQ data: notifications
@@ -132,7 +143,6 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
   if (!gather_answers_) gather_answers_.reset(new Outgoing[kGatherAnswers]);
   inbox_.assign(kInbox, Incoming{});
-  authenticates_ = (info_->caps & FI_SOURCE) != 0;
   if (rules_.mr_local) {
     local_.add(call, held_.batches(), kBatches * sizeof(Batch), local);
     local_.add(call, operand_slots_.get(), kOperandSlots * sizeof(OperandSlot), local);
@@ -205,46 +215,62 @@ std::string Engine::card() const {
     card.regions[static_cast<size_t>(r)].base = base;
   }
   card.doorbell = sleep_.doorbell_port();
+  card.secret = secret_;
   return write_card(card);
 }
 
-void Engine::connect(const char* call, const std::vector<std::string>& cards, int my_pe) {
+void Engine::connect(const char* call, int pes, int my_pe, Transport::CardOf card_of) {
+  static_assert(kUnresolved == FI_ADDR_NOTAVAIL, "an unresolved peer has no address");
   my_pe_ = my_pe;
   // Remote CQ data names a PE in 30 bits (notifications, ofi_signal.cc).
-  if (cards.size() > (size_t{1} << 30)) fatal(call, "%zu PEs: the network engine takes at most 2^30", cards.size());
-  peer_address_.assign(cards.size(), FI_ADDR_NOTAVAIL);
-  ledger_.reset(cards.size());
-  timeout_.reset(cards.size(), my_pe);
-  peer_segment_.assign(cards.size() * kRegions, PeerSegment{0, 0});
-  rings_.reset(rings_on_ ? cards.size() : 0);
-  held_.connect(cards.size(), answers_written_);
+  if (static_cast<size_t>(pes) > (size_t{1} << 30)) fatal(call, "%d PEs: the network engine takes at most 2^30", pes);
+  pes_ = static_cast<size_t>(pes);
+  card_of_ = std::move(card_of);
+  peer_address_.reset(new std::atomic<uint64_t>[pes_]);
+  for (size_t pe = 0; pe < pes_; ++pe) peer_address_[pe].store(kUnresolved, std::memory_order_relaxed);
+  ledger_.reset(pes_);
+  timeout_.reset(pes_, my_pe);
+  peer_cards_.reset(pes_);
+  rings_.reset(rings_on_ ? pes_ : 0);
+  held_.connect(pes_, answers_written_);
   std::fill(std::begin(list_target_), std::end(list_target_), -1);
-  for (size_t pe = 0; pe < cards.size(); ++pe) {
-    auto card = read_endpoint_card(cards[pe], kRegions);
-    if (!card) fatal(call, "PE %zu sent a malformed endpoint address (another build of Tandem?)", pe);
-    fi_addr_t address = FI_ADDR_NOTAVAIL;
-    if (fi_av_insert(av_, card->address.data(), 1, &address, 0, nullptr) != 1)
-      fatal(call, "libfabric cannot insert the address of PE %zu", pe);
-    peer_address_[pe] = address;
-    for (int r = 0; r < kRegions; ++r) {
-      PeerSegment& seg = peer_segment_[pe * kRegions + static_cast<size_t>(r)];
-      std::string& key = card->regions[static_cast<size_t>(r)].key;
-      seg.base = card->regions[static_cast<size_t>(r)].base;
-      if (key.empty()) continue;  // no such segment (an executable without globals)
-      if (rules_.mr_raw) {
-        const int rc = fi_mr_map_raw(domain_, seg.base, reinterpret_cast<uint8_t*>(key.data()), key.size(), &seg.key, 0);
-        if (rc != 0) fatal(call, "libfabric: mapping the key of PE %zu failed: %s", pe, fi_strerror(-rc));
-        mapped_keys_.push_back(seg.key);
-      } else if (key.size() == sizeof seg.key) {
-        memcpy(&seg.key, key.data(), sizeof seg.key);
-      } else {
-        fatal(call, "PE %zu sent a malformed endpoint address (a key of %zu bytes)", pe, key.size());
-      }
-    }
-    sleep_.add_peer(std::move(card->address), card->doorbell, pe == static_cast<size_t>(my_pe));
-  }
-  sleep_.connect(cards.size());
+  sleep_.connect(pes_, endpoint_name(call));
   timeout_.set_nudges(sleep_.rings());
+}
+
+uint64_t Engine::resolve(const char* call, int pe, bool locked) {
+  if (pe < 0 || static_cast<size_t>(pe) >= pes_) fatal(call, "no PE %d in a job of %zu", pe, pes_);
+  // The card is read outside the lock where it can be (PMIx answers from its own thread);
+  // two threads that resolve one PE at once read it both, and the second finds it done.
+  const std::string text = card_of_(call, pe);
+  std::unique_lock<SpinLock> lock(mutex_, std::defer_lock);
+  if (!locked) lock.lock();
+  std::atomic<uint64_t>& slot = peer_address_[static_cast<size_t>(pe)];
+  if (const uint64_t done = slot.load(std::memory_order_acquire); done != kUnresolved) return done;
+  auto card = read_endpoint_card(text, kRegions);
+  if (!card) fatal(call, "PE %d sent a malformed endpoint address (another build of Tandem?)", pe);
+  fi_addr_t address = FI_ADDR_NOTAVAIL;
+  if (fi_av_insert(av_, card->address.data(), 1, &address, 0, nullptr) != 1)
+    fatal(call, "libfabric cannot insert the address of PE %d", pe);
+  for (int r = 0; r < kRegions; ++r) {
+    PeerSegment& seg = peer_cards_.at(static_cast<size_t>(pe)).regions[r];
+    std::string& key = card->regions[static_cast<size_t>(r)].key;
+    seg.base = card->regions[static_cast<size_t>(r)].base;
+    if (key.empty()) continue;  // no such segment (an executable without globals)
+    if (rules_.mr_raw) {
+      const int rc = fi_mr_map_raw(domain_, seg.base, reinterpret_cast<uint8_t*>(key.data()), key.size(), &seg.key, 0);
+      if (rc != 0) fatal(call, "libfabric: mapping the key of PE %d failed: %s", pe, fi_strerror(-rc));
+      mapped_keys_.push_back(seg.key);
+    } else if (key.size() == sizeof seg.key) {
+      memcpy(&seg.key, key.data(), sizeof seg.key);
+    } else {
+      fatal(call, "PE %d sent a malformed endpoint address (a key of %zu bytes)", pe, key.size());
+    }
+  }
+  peer_cards_.at(static_cast<size_t>(pe)).secret = card->secret;
+  if (pe != my_pe_) sleep_.add_peer(pe, card->address, card->doorbell);
+  slot.store(address, std::memory_order_release);
+  return address;
 }
 
 void Engine::close() {
@@ -273,15 +299,6 @@ void Engine::close() {
   sleep_.close();
   ep_ = nullptr;
   info_ = nullptr;
-}
-
-uint64_t Engine::remote_address(int pe, int segment, uint64_t offset) const {
-  const PeerSegment& seg = peer_segment_[static_cast<size_t>(pe) * kRegions + static_cast<size_t>(segment)];
-  return rules_.virtual_addresses ? seg.base + offset : offset;
-}
-
-uint64_t Engine::remote_key(int pe, int segment) const {
-  return peer_segment_[static_cast<size_t>(pe) * kRegions + static_cast<size_t>(segment)].key;
 }
 
 LocalMemory::Buffer Engine::stage(const char* call, const void* p, size_t bytes, bool in, LocalMemory::Hold* hold) {
@@ -323,16 +340,16 @@ void Engine::put_unconfirmed(const char* call, int pe, int segment, uint64_t off
   if (bytes > inject_size_) wait_writes(call);  // not injected: the source is read until then
 }
 
-void Engine::rma_message(int pe, int segment, uint64_t offset, iovec* iov, void** desc, fi_rma_iov* rma,
-                            fi_msg_rma* msg) const {
-  rma->addr = remote_address(pe, segment, offset);
+void Engine::rma_message(const char* call, int pe, int segment, uint64_t offset, iovec* iov, void** desc,
+                         fi_rma_iov* rma, fi_msg_rma* msg) {
+  rma->addr = remote_address(call, pe, segment, offset);
   rma->len = iov->iov_len;
-  rma->key = remote_key(pe, segment);
+  rma->key = remote_key(call, pe, segment);
   *msg = fi_msg_rma{};
   msg->msg_iov = iov;
   msg->desc = desc;
   msg->iov_count = 1;
-  msg->addr = peer_address_[static_cast<size_t>(pe)];
+  msg->addr = peer_address(call, pe);
   msg->rma_iov = rma;
   msg->rma_iov_count = 1;
 }
@@ -373,7 +390,7 @@ void Engine::write_message(const char* call, int pe, int segment, uint64_t offse
   void* desc = buffer.desc;
   fi_rma_iov rma;
   fi_msg_rma msg;
-  rma_message(pe, segment, offset, &iov, &desc, &rma, &msg);
+  rma_message(call, pe, segment, offset, &iov, &desc, &rma, &msg);
   if (data) {
     flags |= FI_REMOTE_CQ_DATA;
     msg.data = *data;
@@ -399,7 +416,7 @@ void Engine::read_message(const char* call, int pe, int segment, uint64_t offset
   void* desc = buffer.desc;
   fi_rma_iov rma;
   fi_msg_rma msg;
-  rma_message(pe, segment, offset, &iov, &desc, &rma, &msg);
+  rma_message(call, pe, segment, offset, &iov, &desc, &rma, &msg);
   reads_issued_.fetch_add(1, std::memory_order_acq_rel);
   timeout_.sized(bytes);
   post_with(call, "a read from", pe, context, hold, [&](void* context_to_post) {
@@ -417,8 +434,8 @@ void Engine::get(const char* call, int pe, int segment, uint64_t offset, void* d
 
 void Engine::get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
   const bool word = (bytes == 4 || bytes == 8) && offset % bytes == 0;
-  const bool ring = rings_with(pe) && bytes > 0 && bytes <= cell_read_most();
-  if (ring && writes_requests_to(pe)) {
+  const bool ring = rings_with(call, pe) && bytes > 0 && bytes <= cell_read_most();
+  if (ring && writes_requests_to(call, pe)) {
     // A ring entry is a write: behind this PE's writes to `pe`; and it keeps its place among
     // this PE's requests there (lists of puts included).  A word comes back as an atomic
     // fetch's value; other bytes into a cell, while one is free.
@@ -434,7 +451,7 @@ void Engine::get_now(const char* call, int pe, int segment, uint64_t offset, voi
   // The ring at `pe` is not open yet: a request that fetches nothing (a read of the word
   // around `offset`) opens it, as a message (which could pass writes, so not the get
   // itself), for the gets after this one.
-  if (ring && !writes_requests_to(pe))
+  if (ring && !writes_requests_to(call, pe))
     software_atomic(call, pe, segment, offset & ~uint64_t{3}, AtomicOp::Read, AtomicType::UInt32, nullptr, nullptr,
                     nullptr);
 }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,9 +48,13 @@ class Transport {
   void open(const char* call, const Settings& settings, char* const bases[kSegments], const size_t sizes[kSegments]);
   // What peers need to reach this PE: endpoint address, keys and segment bases.
   std::string card() const;
-  // Inserts every PE's address (cards indexed by PE, this one `my_pe`) and records its keys
-  // and bases.
-  void connect(const char* call, const std::vector<std::string>& cards, int my_pe);
+  // A PE's card (card()), read where the engine first needs it: from any thread, also with
+  // the engine's lock held (so it must not call into the engine).
+  using CardOf = std::function<std::string(const char* call, int pe)>;
+  // Readies the engine for `pes` PEs, this one `my_pe`.  A peer's card is read, its address
+  // inserted and its keys and bases recorded when this PE first addresses it or hears
+  // from it.
+  void connect(const char* call, int pes, int my_pe, CardOf card_of);
   void close();
   bool is_open() const;
   const std::string& provider() const;
@@ -158,9 +163,6 @@ class Transport {
   void on_notification(void (*handler)(uint64_t data));
   // true: notifications ride on writes as remote CQ data; false: they are messages.
   bool notifies_by_data() const;
-  // Whether the provider names the sender of each message (FI_SOURCE), so that messages from
-  // processes outside the job are refused by who sent them, not only by what they say.
-  bool names_senders() const;
   // true where the bytes of a write land in their order (providers that copy a kernel
   // socket's stream into memory), so that a word at the end of a write, read by
   // load_landed(), says that the whole write is there when it holds a value it held never

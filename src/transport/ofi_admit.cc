@@ -1,10 +1,13 @@
 // Admission of the messages that arrive at the endpoint: the engine serves a message only once
-// it is whole, says nothing that would make this PE touch memory outside its segments, and
-// (where the provider names each message's sender, FI_SOURCE) came from the PE it names.  A
-// process outside the job can reach a PE's endpoint as well as its peers can: what it sends
-// is dropped, once with a warning, and the job goes on.
-#include <rdma/fabric.h>
-
+// it is whole, carries this PE's secret, and says nothing that would make this PE touch memory
+// outside its segments.  A process outside the job can reach a PE's endpoint as well as its
+// peers can: what it sends is dropped, once with a warning, and the job goes on.
+//
+// The secret is a random word that each PE draws at init and that only the job's PEs learn,
+// from its card through PMIx (Engine::seal() stamps it on every message).  Not the provider's
+// naming of senders (FI_SOURCE): a provider names a sender by the address this PE inserted
+// for it, and a PE inserts a peer's address only when it first addresses it or hears from it
+// (Engine::resolve()); what arrived before names no one, or (shm) a PE inserted since.
 #include <cstring>
 
 #include "core/error.h"
@@ -83,13 +86,10 @@ const char* message_problem(const Message& m, const char* operands, size_t len, 
   }
 }
 
-bool Engine::admit(const Incoming& slot, size_t len, fi_addr_t from) {
+bool Engine::admit(const Incoming& slot, size_t len) {
   const Message& m = slot.head;
-  const char* why = message_problem(m, slot.operands, len, peer_address_.size(), size_, kSegments);
-  // Answers and gathered blocks carry the addresses of this PE's own records (their
-  // cookies): only the PE that the request went to may send them.
-  if (!why && authenticates_ && from != peer_address_[static_cast<size_t>(m.origin)])
-    why = "it did not come from the PE it names";
+  const char* why = message_problem(m, slot.operands, len, pes_, size_, kSegments);
+  if (!why && m.proof != secret_) why = "it does not carry this PE's secret";
   if (!why) return true;
   if (refused_.fetch_add(1, std::memory_order_relaxed) == 0)
     warn("progress",

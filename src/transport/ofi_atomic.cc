@@ -47,7 +47,7 @@ void Engine::atomic(const char* call, int pe, int segment, uint64_t offset, Atom
   // is out), and the target applies it once it has landed.  Only an atomic of the
   // provider's or a request message can pass them.
   const bool native = native_[static_cast<int>(type)];
-  if (native || !writes_requests_to(pe)) settle_fence(call);
+  if (native || !writes_requests_to(call, pe)) settle_fence(call);
   if (native) held_.flush_for(call, pe);
   post_atomic(call, pe, segment, offset, op, type, operand, compare, result);
 }
@@ -57,9 +57,9 @@ void Engine::post_atomic(const char* call, int pe, int segment, uint64_t offset,
   flush(call);
   if (!native_[static_cast<int>(type)])
     return software_atomic(call, pe, segment, offset, op, type, operand, compare, result);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t key = remote_key(pe, segment);
-  const uint64_t address = remote_address(pe, segment, offset);
+  const fi_addr_t peer = peer_address(call, pe);
+  const uint64_t key = remote_key(call, pe, segment);
+  const uint64_t address = remote_address(call, pe, segment, offset);
   const fi_op fop = kOps[static_cast<int>(op)];
   const fi_datatype ftype = kTypes[static_cast<int>(type)];
   const size_t size = atomic_type_size(type);
@@ -123,9 +123,9 @@ void Engine::atomic_array(const char* call, int pe, int segment, uint64_t offset
   }
   held_.flush_for(call, pe);
   if (order_ == Order::All) ledger_.note_write(pe, false);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t key = remote_key(pe, segment);
-  const uint64_t address = remote_address(pe, segment, offset);
+  const fi_addr_t peer = peer_address(call, pe);
+  const uint64_t key = remote_key(call, pe, segment);
+  const uint64_t address = remote_address(call, pe, segment, offset);
   for (size_t done = 0; done < count;) {
     const size_t chunk = count - done < most ? count - done : most;
     LocalMemory::Hold hold;

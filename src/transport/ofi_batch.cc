@@ -38,8 +38,7 @@ void HeldPuts::open(bool coalesce) {
 
 void HeldPuts::connect(size_t pes, bool lists) {
   lists_on_ = coalesce_ && lists;
-  lists_out_.reset(new std::atomic<uint32_t>[pes]());
-  put_epoch_.reset(new uint64_t[pes]());
+  peers_.reset(pes);
 }
 
 void HeldPuts::close() {
@@ -66,11 +65,12 @@ bool HeldPuts::absorb(const char* call, int pe, int segment, uint64_t offset, co
   std::lock_guard<std::mutex> lock(mutex_);
   const uint64_t epoch = quiets_.load(std::memory_order_relaxed) + 1;
   const bool continues = pe == run_pe_ && segment == run_segment_ && offset == run_end_;
-  const bool follows = put_epoch_[pe] == epoch && !continues;  // pe had a put in this epoch
+  Peer& peer = peers_.at(static_cast<size_t>(pe));
+  const bool follows = peer.put_epoch == epoch && !continues;  // pe had a put in this epoch
   run_pe_ = pe;
   run_segment_ = segment;
   run_end_ = offset + bytes;
-  put_epoch_[pe] = epoch;
+  peer.put_epoch = epoch;
   Batch* open = open_batch_;
   if (open && open->pe == pe && open->segment == segment && open->offset + open->bytes == offset &&
       open->bytes + bytes <= kBatchBytes) {
@@ -88,7 +88,7 @@ bool HeldPuts::absorb(const char* call, int pe, int segment, uint64_t offset, co
     close_list(call, list);  // full, or for another segment
   }
   if (open && open->pe == pe) write_batch(call);  // pe's earlier puts go first
-  const bool lists_out = lists_on_ && lists_out_[pe].load(std::memory_order_acquire) != 0;
+  const bool lists_out = lists_on_ && peer.lists_out.load(std::memory_order_acquire) != 0;
   const bool listable = lists_on_ && offset < kListOffsets && bytes <= kListPutMax;
   if (listable && ((follows && bytes <= PutLists::kOpenMax) || lists_out)) {
     PutLists::add(open_list(call, pe, segment), offset, source, bytes);
@@ -136,7 +136,7 @@ PutLists::List* HeldPuts::open_list(const char* call, int pe, int segment) {
 bool HeldPuts::list_to_batch(PutLists::List* list, uint64_t offset, const void* source, size_t bytes) {
   // A list of one run that this put continues, with no batch open and no list out to its PE,
   // turns into a batch: a long run then goes as one write of up to kBatchBytes.
-  if (open_batch_ || !PutLists::single(*list) || lists_out_[list->pe].load(std::memory_order_acquire) != 0)
+  if (open_batch_ || !PutLists::single(*list) || lists_out(list->pe))
     return false;
   const uint64_t record = PutLists::first_record(*list);
   if (list_offset(record) + list_bytes(record) != offset) return false;
@@ -159,14 +159,15 @@ bool HeldPuts::list_to_batch(PutLists::List* list, uint64_t offset, const void* 
 void HeldPuts::close_list(const char* call, PutLists::List* list) {
   const uint64_t record = PutLists::first_record(*list);
   if (PutLists::single(*list) && list_bytes(record) <= engine_.inject_size() &&
-      lists_out_[list->pe].load(std::memory_order_acquire) == 0) {
+      !lists_out(list->pe)) {
     // One put, and no list before it: it goes as a write after all.
     engine_.write_message(call, list->pe, list->out->head.segment, list_offset(record), PutLists::first_bytes(*list),
                   list_bytes(record), nullptr);
     list->out->in_flight.store(false, std::memory_order_release);
   } else {
     list->out->head.compare = list->used;
-    lists_out_[list->pe].fetch_add(1, std::memory_order_acq_rel);  // before its answer can come
+    // Counted before its answer can come.
+    peers_.at(static_cast<size_t>(list->pe)).lists_out.fetch_add(1, std::memory_order_acq_rel);
     engine_.send_run(call, list->pe, list->out, list->used, true);
   }
   open_lists_.drop(list);
@@ -174,7 +175,7 @@ void HeldPuts::close_list(const char* call, PutLists::List* list) {
 }
 
 void HeldPuts::wait_lists(const char* call, int pe) {
-  engine_.progress_until(call, [&] { return lists_out_[pe].load(std::memory_order_acquire) == 0; }, pe);
+  engine_.progress_until(call, [&] { return !lists_out(pe); }, pe);
 }
 
 Batch* HeldPuts::take_batch() {

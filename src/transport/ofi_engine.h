@@ -1,10 +1,12 @@
 // The inter-node engine behind ofi::Transport (ofi.h forwards each of its calls here; only
 // the transport's own files include this header): one libfabric RDM endpoint per PE with
-// RMA and atomics.  The symmetric heap and globals are registered once; every PE's address,
-// keys and segment bases are exchanged at init, so an operation costs a table index beyond
-// the libfabric call.  Completion is counted from the completion queue: operations that
-// must be waited for (reads, fetching atomics, atomics, writes not injected,
-// delivery-complete writes) complete into it and are counted there, writes and reads apart.
+// RMA and atomics.  The symmetric heap and globals are registered once; a peer's address,
+// keys and segment bases are read from its card (published through PMIx at init) when this
+// PE first addresses it or hears from it (resolve()), so an operation costs a check and a
+// table index beyond the libfabric call, and a peer never reached costs a few bytes.
+// Completion is counted from the completion queue: operations that must be waited for
+// (reads, fetching atomics, atomics, writes not injected, delivery-complete writes) complete
+// into it and are counted there, writes and reads apart.
 // No completion counter is bound: with one, tcp;ofi_rxm turns every injected write into one
 // with a completion (a provider buffer, a completion entry and a signal of its wait object
 // each), and the waits read the counter and the queue both.  With a provider that keeps
@@ -33,6 +35,7 @@
 #include <sys/types.h>
 
 #include "core/config.h"
+#include "core/peer_pages.h"
 #include "core/spin_lock.h"
 #include "core/zero_pages.h"
 #include "transport/answer_slots.h"
@@ -72,7 +75,7 @@ class Engine {
   using Settings = Transport::Settings;
   void open(const char* call, const Settings& settings, char* const bases[kSegments], const size_t sizes[kSegments]);
   std::string card() const;
-  void connect(const char* call, const std::vector<std::string>& cards, int my_pe);
+  void connect(const char* call, int pes, int my_pe, Transport::CardOf card_of);
   void close();
   bool is_open() const { return ep_ != nullptr; }
   const std::string& provider() const { return provider_; }
@@ -112,7 +115,6 @@ class Engine {
   void notify(const char* call, int pe, uint64_t data);
   void on_notification(void (*handler)(uint64_t data)) { notification_handler_ = handler; }
   bool notifies_by_data() const { return notify_by_data_; }
-  bool names_senders() const { return authenticates_; }
   bool writes_land_in_order() const { return answers_written_; }
   std::optional<uint64_t> load_landed(const uint64_t* word);
   bool native(AtomicType type) const { return native_[static_cast<int>(type)]; }
@@ -194,8 +196,36 @@ class Engine {
   void count_read() { reads_done_.fetch_add(1, std::memory_order_acq_rel); }
   // Ends the PE with the error the CQ holds, naming what failed by its context.
   [[noreturn]] void report_error(const char* call);
-  uint64_t remote_address(int pe, int segment, uint64_t offset) const;
-  uint64_t remote_key(int pe, int segment) const;
+  // A peer's address, and the base and key of each of its regions: read from its card
+  // (card_of_), and its address inserted into the address vector, when this PE first
+  // addresses it or hears from it (resolve()); from any thread.  `locked`: the caller holds
+  // mutex_.
+  struct PeerSegment {
+    uint64_t base;
+    uint64_t key;
+  };
+  uint64_t peer_address(const char* call, int pe, bool locked = false) {
+    const uint64_t address = peer_address_[static_cast<size_t>(pe)].load(std::memory_order_acquire);
+    return address != kUnresolved ? address : resolve(call, pe, locked);
+  }
+  const PeerSegment& peer_segment(const char* call, int pe, int region, bool locked = false) {
+    peer_address(call, pe, locked);
+    return peer_cards_.at(static_cast<size_t>(pe)).regions[region];
+  }
+  // Stamps `m` with `pe`'s secret, which admit() at `pe` asks of every message.
+  void seal(const char* call, Message& m, int pe) {
+    peer_address(call, pe);
+    m.proof = peer_cards_.at(static_cast<size_t>(pe)).secret;
+  }
+  bool resolved(int pe) const {
+    return peer_address_[static_cast<size_t>(pe)].load(std::memory_order_acquire) != kUnresolved;
+  }
+  uint64_t resolve(const char* call, int pe, bool locked);
+  uint64_t remote_address(const char* call, int pe, int segment, uint64_t offset) {
+    const PeerSegment& seg = peer_segment(call, pe, segment);
+    return rules_.virtual_addresses ? seg.base + offset : offset;
+  }
+  uint64_t remote_key(const char* call, int pe, int segment) { return peer_segment(call, pe, segment).key; }
   // Posts one operation: `issue` (the libfabric call) runs under the lock and is retried,
   // driving progress, while the provider answers -FI_EAGAIN; any other failure ends the PE
   // with "libfabric: <what> PE <pe> failed" (`what`: "a write to", say).
@@ -264,11 +294,11 @@ class Engine {
   // into its ring before it (into `served`); it leaves the answer to deliver().
   void apply_request(void* context, ServedRequests* served);
   // Where this PE and `pe` exchange requests through rings (request_rings.h).
-  bool rings_with(int pe) const {
-    return rings_on_ && peer_segment_[static_cast<size_t>(pe) * kRegions + kRings].base != 0;
+  bool rings_with(const char* call, int pe, bool locked = false) {
+    return rings_on_ && peer_segment(call, pe, kRings, locked).base != 0;
   }
   // Whether a software request to `pe` goes into its ring now (write_request() true).
-  bool writes_requests_to(int pe);
+  bool writes_requests_to(const char* call, int pe);
   // Counts `request` and writes it into this PE's ring at `pe`, waiting for room (true); a
   // fetching one (`reply` given) claims an answer slot.  False where it must travel as a
   // message instead (rings_with() false, or the first request to `pe`), nothing counted.
@@ -283,7 +313,7 @@ class Engine {
   // Writes into `pe`'s memory how many entries of its ring here this PE has consumed.
   void send_ack(int pe);
   // The cookie a request message to `pe` carries (request_rings.h: with_sent()).
-  uint64_t message_cookie(int pe, uint64_t cookie);
+  uint64_t message_cookie(const char* call, int pe, uint64_t cookie);
   // Applies the request of a ring entry, from `origin`, into `served` (under the lock).
   void serve_entry(int origin, const RequestRings::Entry& entry, ServedRequests* served);
   // Answers a read served from a ring: its bytes and the tag, written into the initiator's
@@ -296,8 +326,8 @@ class Engine {
     return std::min((inject_size_ - sizeof(uint64_t)) & ~size_t{7}, AnswerSlots::kCellBytes);
   }
   // Whether a message that arrived in `slot` (`len` bytes, sent by `from` where the provider
-  // names senders) may be served (ofi_admit.cc); false, once with a warning, if not.
-  bool admit(const Incoming& slot, size_t len, fi_addr_t from);
+  // may be served (ofi_admit.cc); false, once with a warning, if not.
+  bool admit(const Incoming& slot, size_t len);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);
   // Gathers (ofi_strided.cc).  The answers go out from buffers of their own, so
@@ -377,8 +407,8 @@ class Engine {
   }
   // Fills `msg`, the message of one RMA operation on (pe, segment, offset) for fi_writemsg
   // or fi_readmsg, and `rma`; `iov` holds the local buffer, `desc` its descriptor.
-  void rma_message(int pe, int segment, uint64_t offset, iovec* iov, void** desc, fi_rma_iov* rma,
-                   fi_msg_rma* msg) const;
+  void rma_message(const char* call, int pe, int segment, uint64_t offset, iovec* iov, void** desc, fi_rma_iov* rma,
+                   fi_msg_rma* msg);
   // Posts one read, counted, whose completion comes to the CQ with `context`
   // (&counted_read_ when it has none of its own).
   void read_message(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
@@ -449,13 +479,19 @@ class Engine {
   LocalMemory local_;
   size_t max_message_ = 0;
   size_t inject_size_ = 0;
-  std::vector<uint64_t> peer_address_;  // fi_addr_t of every PE
-  struct PeerSegment {
-    uint64_t base;
-    uint64_t key;
+  // Per PE: its fi_addr_t, kUnresolved (FI_ADDR_NOTAVAIL) until resolve(); then, and only
+  // then, its card's regions and secret are set.
+  static constexpr uint64_t kUnresolved = ~uint64_t{0};
+  size_t pes_ = 0;
+  std::unique_ptr<std::atomic<uint64_t>[]> peer_address_;
+  struct PeerCard {
+    PeerSegment regions[kRegions];
+    uint64_t secret;
   };
-  std::vector<PeerSegment> peer_segment_;  // [pe * kRegions + region]
-  std::vector<uint64_t> mapped_keys_;      // FI_MR_RAW: peers' keys mapped by connect()
+  PeerPages<PeerCard> peer_cards_;
+  uint64_t secret_ = 0;  // this PE's, which its card gives (admit())
+  std::vector<uint64_t> mapped_keys_;      // FI_MR_RAW: peers' keys mapped by resolve()
+  Transport::CardOf card_of_;
   // One lock around every libfabric call: application threads (SHMEM_THREAD_MULTIPLE) and the
   // progress thread share the endpoint, and the provider is asked for FI_THREAD_DOMAIN.
   SpinLock mutex_;
@@ -478,7 +514,6 @@ class Engine {
   size_t array_most_[static_cast<int>(AtomicType::Count)][static_cast<int>(AtomicOp::Count)] = {};
   int my_pe_ = -1;
   std::vector<Incoming> inbox_;  // posted receive buffers for requests and replies
-  bool authenticates_ = false;   // the provider names each message's sender (FI_SOURCE)
   std::atomic<uint64_t> refused_{0};  // messages dropped by admit()
   std::unique_ptr<Outgoing[]> runs_;
   // Software atomics sent and answered.

@@ -14,6 +14,7 @@
 #include <rdma/fi_errno.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <mutex>
 #include <string>
 
@@ -46,7 +47,7 @@ void resolve(void* handle, const char* path, const char* name, F& f) {
 // its bounce buffers in chunks of 1024, each buffer FI_OFI_RXM_BUFFER_SIZE bytes, and posts
 // FI_OFI_RXM_MSG_RX_SIZE of them per connection to receive messages: at the defaults (16 KiB,
 // 128) a PE touched about 90 MB on its first peer across nodes.  Tandem's messages are its
-// 40-byte software atomics, notifications and probes and rxm's own for provider atomics; its
+// 48-byte software atomics, notifications and probes and rxm's own for provider atomics; its
 // writes and reads bypass the buffers (rxm's inject size over tcp is 64 bytes whatever the
 // buffer size).  rxm also keeps two queues of receive entries, about 240 bytes each, as many
 // as an endpoint's receive size (FI_OFI_RXM_RX_SIZE, 2048 by default: 1 MB), of which Tandem
@@ -58,8 +59,8 @@ void size_provider_pools() {
   setenv("FI_OFI_RXM_RX_SIZE", std::to_string(AnswerSlots::kSlots).c_str(), 0);
 }
 
-// libfabric's default universe, which announce_job_size() lowers to a smaller job's size.
-constexpr int kDefaultUniverse = 1024;
+// The largest universe announce_job_size() gives (ofi_provider.h says why).
+constexpr int kUniverse = 64;
 
 const Library& library() {
   static Library lib;
@@ -103,7 +104,7 @@ const Library& library() {
 const char* tandem::ofi::library_file() { return library().file.c_str(); }
 
 void tandem::ofi::announce_job_size(int n_pes) {
-  if (n_pes > 0 && n_pes < kDefaultUniverse) setenv("FI_UNIVERSE_SIZE", std::to_string(n_pes).c_str(), 0);
+  if (n_pes > 0) setenv("FI_UNIVERSE_SIZE", std::to_string(std::min(n_pes, kUniverse)).c_str(), 0);
 }
 
 using tandem::ofi::library;

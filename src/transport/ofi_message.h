@@ -22,6 +22,7 @@ namespace tandem::ofi {
 // that shape and place; the answer (Gathered, the same head) is followed by them, packed, and
 // its `cookie` is the initiator's record of where they go.  A list carries small nbi puts to
 // one segment (`compare` bytes of records: list_record()), which the target copies into place.
+// `proof` is the target's secret, as its card gave it (Engine::seal(), admit()).
 struct Message {
   // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
   // Applied: a request, run request or scatter that the target's read of the CQ applied (in
@@ -39,10 +40,11 @@ struct Message {
   uint64_t operand;  // the operand's bytes (answers: the old value's; notifications: the data)
   uint64_t compare;
   uint64_t cookie;
+  uint64_t proof;
 };
 
 // The bytes of a message's head on the wire: all of it (no padding to send).
-inline constexpr size_t kMessageBytes = sizeof(uint64_t) * 5;
+inline constexpr size_t kMessageBytes = sizeof(uint64_t) * 6;
 static_assert(sizeof(Message) == kMessageBytes, "a message has no padding");
 
 // The most operand bytes of one run request.

@@ -51,8 +51,8 @@ void Engine::post(const char* call, const char* what, int pe, Backoff& backoff, 
 template <typename Before>
 void Engine::inject_into(const char* call, const char* what, int pe, int segment, uint64_t offset,
                          const void* source, size_t length, Before before) {
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
-  const uint64_t at = remote_address(pe, segment, offset), key = remote_key(pe, segment);
+  const fi_addr_t peer = peer_address(call, pe);
+  const uint64_t at = remote_address(call, pe, segment, offset), key = remote_key(call, pe, segment);
   Backoff backoff = Backoff::without_progress();
   post(call, what, pe, backoff, [&] {
     before();

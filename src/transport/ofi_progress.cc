@@ -26,15 +26,14 @@ void Engine::mark_helper_thread() { PeActivity::mark_helper_thread(); }
 bool Engine::pe_driving() { return pe_.driving(sleep_.last_pause_ns()); }
 
 ssize_t Engine::read_cq(fi_cq_data_entry* entries, ServedRequests* served) {
-  fi_addr_t from[kCqBatch];
-  const ssize_t n = authenticates_ ? fi_cq_readfrom(cq_, entries, kCqBatch, from) : fi_cq_read(cq_, entries, kCqBatch);
+  const ssize_t n = fi_cq_read(cq_, entries, kCqBatch);
   ssize_t kept = 0;
   for (ssize_t i = 0; i < n; ++i) {
     fi_cq_data_entry& e = entries[i];
     e.op_context = local_.complete(e.op_context, e.flags & FI_REMOTE_CQ_DATA);
     if (apply_signal(e)) continue;
     if (Incoming* slot = entry_of(inbox_.data(), inbox_.size(), e.op_context);
-        slot && !admit(*slot, e.len, authenticates_ ? from[i] : FI_ADDR_NOTAVAIL)) {
+        slot && !admit(*slot, e.len)) {
       slot->head.kind = Message::Refused;  // deliver() posts the buffer again, outside the lock
       entries[kept++] = e;
       continue;

@@ -85,12 +85,10 @@ std::string fault_of(const std::string& name, Order order) {
   return {};
 }
 
-// `source`: FI_SOURCE, the sender of each message, which lets the engine refuse messages from
-// processes outside the job (Engine::admit).
-fi_info* query(const std::string& name, Order order, bool atomics, bool relaxed, bool source, int* rc) {
+fi_info* query(const std::string& name, Order order, bool atomics, bool relaxed, int* rc) {
   fi_info* hints = fi_allocinfo();
   if (!hints) fatal("shmem_init", "libfabric: out of memory");
-  hints->caps = kCaps | (atomics ? FI_ATOMIC : 0) | (source ? FI_SOURCE : 0);
+  hints->caps = kCaps | (atomics ? FI_ATOMIC : 0);
   hints->ep_attr->type = FI_EP_RDM;
   hints->mode = kModes;
   hints->domain_attr->mr_mode = kMrModes;
@@ -180,8 +178,7 @@ Choice resolve(const std::string& name, const Rules& required) {
     for (Order order : {Order::All, Order::Rma, Order::None}) {
       if (required.unordered && order != Order::None) continue;
       for (bool relaxed : {false, true}) {
-        fi_info* found = query(name, order, atomics, relaxed, true, &rc);
-        if (!found) found = query(name, order, atomics, relaxed, false, &rc);
+        fi_info* found = query(name, order, atomics, relaxed, &rc);
         if (found) {
           // The name may be a core provider that libfabric serves through a layer over it.
           const std::string as = found->fabric_attr->prov_name;

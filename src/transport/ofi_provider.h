@@ -70,12 +70,15 @@ struct ProviderReport {
 };
 std::vector<ProviderReport> survey(const Rules& required);
 
-// Tells libfabric the job's size before it first initialises (FI_UNIVERSE_SIZE, unless the
-// environment sets it, or the job has more PEs than libfabric's default universe): rxm sizes
-// its completion queue for (32 + 128) x universe completions, about 77 bytes each, whose
-// pages a PE touches one after the other as completions go through (at the default of 1024,
-// 12.5 MB, of which 300,000 puts across nodes had touched 7 MB).  No effect once libfabric
-// has initialised.
+// Tells libfabric the job's size, up to 64 PEs, before it first initialises (FI_UNIVERSE_SIZE,
+// unless the environment sets it): rxm sizes its completion queue for (32 + 128) x universe
+// completions, about 77 bytes each, whose pages a PE touches one after the other as
+// completions go through (at libfabric's default of 1024, 12.5 MB, of which 300,000 puts
+// across nodes had touched 7 MB), whatever the PEs it talks to.  The queue holds what
+// completes between two reads of it; past its size the provider keeps the rest in a list
+// (libfabric's util CQ), so a smaller queue costs only where that many complete at once.
+// (The address vector, the universe's other use, is sized by Engine::open.)  No effect once
+// libfabric has initialised.
 void announce_job_size(int n_pes);
 
 // The file libfabric is loaded from (loading it now if no call has yet): the copy that

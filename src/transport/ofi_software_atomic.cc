@@ -113,9 +113,10 @@ void Engine::software_atomic(const char* call, int pe, int segment, uint64_t off
   if (operand) memcpy(&request.operand, operand, atomic_type_size(type));
   if (compare) memcpy(&request.compare, compare, atomic_type_size(type));
   if (!write_request(call, pe, request, result ? &reply : nullptr)) {
-    request.cookie = message_cookie(pe, reserve_answer(call, result ? &reply : nullptr));
-    const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+    request.cookie = message_cookie(call, pe, reserve_answer(call, result ? &reply : nullptr));
+    const fi_addr_t peer = peer_address(call, pe);
     Backoff backoff = Backoff::without_progress();
+    seal(call, request, pe);
     post(call, "an atomic request to", pe, backoff, [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
   }
   if (!result) return;
@@ -154,14 +155,14 @@ void Engine::claimed(uint64_t cookie, int list_pe) {
   list_target_[AnswerSlots::slot_of(cookie)] = list_pe;
 }
 
-bool Engine::writes_requests_to(int pe) {
-  if (!rings_with(pe)) return false;
+bool Engine::writes_requests_to(const char* call, int pe) {
+  if (!rings_with(call, pe)) return false;
   std::lock_guard<SpinLock> lock(mutex_);
   return rings_.announced(pe);  // else the message announces this PE
 }
 
 bool Engine::write_request(const char* call, int pe, const Message& request, Reply* reply) {
-  if (!writes_requests_to(pe)) return false;
+  if (!writes_requests_to(call, pe)) return false;
   count_request(call);
   // A request that fetches nothing has no answer slot: the target's Ack completes it.
   write_entry(call, pe, request, reply ? claim_slot(call, reply) : 0, false);
@@ -169,7 +170,7 @@ bool Engine::write_request(const char* call, int pe, const Message& request, Rep
 }
 
 bool Engine::read_into_cell(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
-  if (!writes_requests_to(pe)) return false;
+  if (!writes_requests_to(call, pe)) return false;
   Reply reply;
   reply.dest = dest;
   uint64_t cookie = 0;
@@ -221,8 +222,8 @@ void Engine::send_ack(int pe) {
               [&] { ack = RequestRings::ack_of(rings_.consumed_from(pe)); });  // under the lock: see consumed_from()
 }
 
-uint64_t Engine::message_cookie(int pe, uint64_t cookie) {
-  if (!rings_with(pe)) return cookie;
+uint64_t Engine::message_cookie(const char* call, int pe, uint64_t cookie) {
+  if (!rings_with(call, pe)) return cookie;
   std::lock_guard<SpinLock> lock(mutex_);
   return rings_.with_sent(pe, cookie);
 }
@@ -287,17 +288,18 @@ Outgoing* Engine::take_run(const char* call) {
 }
 
 void Engine::send_run(const char* call, int pe, Outgoing* run, size_t payload, bool list) {
-  run->head.cookie = message_cookie(pe, reserve_answer(call, nullptr, list ? pe : -1));
+  run->head.cookie = message_cookie(call, pe, reserve_answer(call, nullptr, list ? pe : -1));
   send_outgoing(call, list ? "a list of puts to" : "a request to", pe, run, payload);
 }
 
 void Engine::send_outgoing(const char* call, const char* what, int pe, Outgoing* out, size_t payload) {
   LocalMemory::Hold hold;
+  seal(call, out->head, pe);
   const size_t bytes = kMessageBytes + payload;
   const LocalMemory::Buffer buffer = stage(call, &out->head, bytes, false, &hold);  // the engine's own
   iovec iov{buffer.at, bytes};
   void* desc = buffer.desc;
-  fi_msg message = one_buffer(&iov, &desc, peer_address_[static_cast<size_t>(pe)]);
+  fi_msg message = one_buffer(&iov, &desc, peer_address(call, pe));
   post_with(call, what, pe, out, hold, [&](void* context) {
     message.context = context;
     return fi_sendmsg(ep_, &message, FI_COMPLETION);
@@ -331,8 +333,9 @@ void Engine::send_notification(const char* call, int pe, uint64_t data) {
   m.kind = Message::Notification;
   m.origin = my_pe_;
   m.operand = data;
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const fi_addr_t peer = peer_address(call, pe);
   Backoff backoff = Backoff::without_progress();
+  seal(call, m, pe);
   post(call, "a notification to", pe, backoff, [&] { return fi_inject(ep_, &m, kMessageBytes, peer); });
 }
 
@@ -359,7 +362,7 @@ void Engine::apply_request(void* context, ServedRequests* served) {
   Message& m = slot->head;
   const bool request = m.kind == Message::Request || m.kind == Message::RunRequest || m.kind == Message::Scatter ||
                        m.kind == Message::List;
-  if (request && rings_with(m.origin)) {
+  if (request && rings_with("progress", m.origin, true)) {  // under the lock (read_cq())
     rings_.serve_message(ring_entries(), m.origin, m.cookie, std::size(served->at) - served->n,
                          [&](int origin, const RequestRings::Entry& entry) { serve_entry(origin, entry, served); });
   }
@@ -460,8 +463,9 @@ void Engine::send_answer(const Message& answer, int pe) {
   // Every message names its sender (admit() at the receiver holds it to that).
   Message signed_answer = answer;
   signed_answer.origin = my_pe_;
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const fi_addr_t peer = peer_address("progress", pe);
   Backoff backoff = Backoff::without_progress();
+  seal("progress", signed_answer, pe);
   post("progress", "an answer to", pe, backoff, [&] { return fi_inject(ep_, &signed_answer, kMessageBytes, peer); });
 }
 

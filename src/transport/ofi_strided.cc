@@ -64,7 +64,7 @@ bool Engine::get_strided(const char* call, int pe, int segment, uint64_t offset,
   const size_t messages = (blocks + per_message - 1) / per_message;
   std::atomic<size_t> left{messages};
   std::vector<Gathering> gatherings(messages);
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const fi_addr_t peer = peer_address(call, pe);
   Backoff backoff = Backoff::without_progress();
   for (size_t k = 0, done = 0; k < messages; ++k) {
     const size_t n = std::min(per_message, blocks - done);
@@ -78,6 +78,7 @@ bool Engine::get_strided(const char* call, int pe, int segment, uint64_t offset,
     request.compare = scatter_shape(block, n);
     count_request(call);  // its answer takes one of this PE's receive buffers
     request.cookie = reinterpret_cast<uint64_t>(&gatherings[k]);
+    seal(call, request, pe);
     post(call, "a gather request to", pe, backoff, [&] { return fi_inject(ep_, &request, kMessageBytes, peer); });
     done += n;
   }

@@ -171,8 +171,9 @@ void Engine::send_probe(const char* call, int pe) {
   Message m{};
   m.kind = Message::Probe;
   m.origin = my_pe_;
-  const fi_addr_t peer = peer_address_[static_cast<size_t>(pe)];
+  const fi_addr_t peer = peer_address(call, pe);
   Backoff backoff = Backoff::without_progress();
+  seal(call, m, pe);
   post(call, "a probe of", pe, backoff, [&] { return fi_inject(ep_, &m, sizeof m, peer); });
 }
 

@@ -1,6 +1,8 @@
 // Transport's calls, each forwarded to the engine (ofi_engine.h).
 #include "transport/ofi.h"
 
+#include <utility>
+
 #include "transport/ofi_engine.h"
 
 namespace tandem::ofi {
@@ -10,7 +12,9 @@ Transport::~Transport() = default;
 
 void Transport::open(const char* call, const Settings& settings, char* const bases[kSegments], const size_t sizes[kSegments]) { engine_->open(call, settings, bases, sizes); }
 std::string Transport::card() const { return engine_->card(); }
-void Transport::connect(const char* call, const std::vector<std::string>& cards, int my_pe) { engine_->connect(call, cards, my_pe); }
+void Transport::connect(const char* call, int pes, int my_pe, CardOf card_of) {
+  engine_->connect(call, pes, my_pe, std::move(card_of));
+}
 void Transport::close() { engine_->close(); }
 bool Transport::is_open() const { return engine_->is_open(); }
 const std::string& Transport::provider() const { return engine_->provider(); }
@@ -36,7 +40,6 @@ void Transport::get_notify_nbi(const char* call, int pe, int segment, uint64_t o
 void Transport::notify(const char* call, int pe, uint64_t data) { engine_->notify(call, pe, data); }
 void Transport::on_notification(void (*handler)(uint64_t data)) { engine_->on_notification(handler); }
 bool Transport::notifies_by_data() const { return engine_->notifies_by_data(); }
-bool Transport::names_senders() const { return engine_->names_senders(); }
 bool Transport::writes_land_in_order() const { return engine_->writes_land_in_order(); }
 std::optional<uint64_t> Transport::load_landed(const uint64_t* word) { return engine_->load_landed(word); }
 bool Transport::native(AtomicType type) const { return engine_->native(type); }

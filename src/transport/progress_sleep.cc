@@ -22,17 +22,16 @@ void ProgressSleep::open(const char* call, const std::string& own_name, bool doo
   if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) fatal(call, "cannot create a pipe: %s", strerror(errno));
 }
 
-void ProgressSleep::add_peer(std::string name, uint16_t doorbell_port, bool own) {
-  doorbell_.add_peer(name, own ? 0 : doorbell_port);
-  if (own) own_name_ = std::move(name);
-  else if (watch_sockets_) peer_names_.push_back(std::move(name));
+void ProgressSleep::connect(size_t pes, const std::string& own_name) {
+  doorbell_.reset(pes);
+  if (!watch_sockets_) return;
+  watch_.start(own_name);
+  reached_.reset(new std::atomic<bool>[pes]());
 }
 
-void ProgressSleep::connect(size_t pes) {
-  if (!watch_sockets_) return;
-  watch_.start(own_name_, peer_names_);
-  reached_.reset(new std::atomic<bool>[pes]());
-  peer_names_.clear();
+void ProgressSleep::add_peer(int pe, const std::string& name, uint16_t doorbell_port) {
+  doorbell_.add_peer(pe, name, doorbell_port);
+  if (watch_sockets_) watch_.add_peer(name);
 }
 
 void ProgressSleep::close() {
@@ -45,10 +44,8 @@ void ProgressSleep::close() {
     }
   wait_fd_ = -1;
   fds_.clear();  // the descriptors above and the provider's sockets are gone
-  watch_ = SocketWatch();
+  watch_.stop();
   watch_sockets_ = false;
-  own_name_.clear();
-  peer_names_.clear();
   reached_.reset();
   watched_ = 0;
 }

@@ -37,10 +37,11 @@ class ProgressSleep {
             int wait_fd);
   // The port this PE gives its peers (0: none).
   uint16_t doorbell_port() const { return doorbell_port_; }
-  // Each PE in turn (`own`: this one), with the endpoint name and doorbell port its card gave.
-  void add_peer(std::string name, uint16_t doorbell_port, bool own);
-  // After the last add_peer() of `pes`: starts the socket watch.
-  void connect(size_t pes);
+  // Starts the socket watch of the endpoint named `own_name`, for a job of `pes` PEs.
+  void connect(size_t pes, const std::string& own_name);
+  // A peer that this PE reaches or hears from, with the endpoint name and doorbell port its
+  // card gave: from any thread, once per peer.
+  void add_peer(int pe, const std::string& name, uint16_t doorbell_port);
   void close();
 
   // Peers' doorbells: whether this PE can ring them, and a ring.
@@ -124,8 +125,6 @@ class ProgressSleep {
   uint16_t doorbell_port_ = 0;
   bool watch_sockets_ = false;
   SocketWatch watch_;
-  std::string own_name_;  // for the socket watch
-  std::vector<std::string> peer_names_;
   // The PEs this PE has posted to; reached_count_ moves when one is reached the first time.
   std::unique_ptr<std::atomic<bool>[]> reached_;
   std::atomic<uint64_t> reached_count_{0};

@@ -36,6 +36,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/peer_pages.h"
+
 namespace tandem::ofi {
 
 class RequestRings {
@@ -91,7 +93,7 @@ class RequestRings {
   }
 
   void reset(size_t npes) {
-    peers_.assign(npes, Peer{});
+    peers_.reset(npes);
     active_.clear();
     awaiting_.clear();
   }
@@ -222,9 +224,13 @@ class RequestRings {
     uint16_t messages_applied = 0;
     bool scanned = false;
   };
-  Peer& peer(int pe) { return peers_[static_cast<size_t>(pe)]; }
-  const Peer& peer(int pe) const { return peers_[static_cast<size_t>(pe)]; }
-  std::vector<Peer> peers_;
+  Peer& peer(int pe) { return peers_.at(static_cast<size_t>(pe)); }
+  const Peer& peer(int pe) const {
+    static const Peer none;
+    const Peer* p = peers_.find(static_cast<size_t>(pe));
+    return p ? *p : none;
+  }
+  PeerPages<Peer> peers_;
   std::vector<int> active_;    // the initiators whose rings are scanned
   std::vector<int> awaiting_;  // the targets with requests that fetch nothing not known consumed
 };

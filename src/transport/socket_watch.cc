@@ -10,26 +10,37 @@
 
 namespace tandem::ofi {
 
-void SocketWatch::start(const std::string& own, const std::vector<std::string>& peers) {
-  on_ = false;
-  sockets_.clear();
-  peers_.clear();
+void SocketWatch::start(const std::string& own) {
+  stop();
   const SocketName name(own);
   if (!name.ok()) return;
   own_any_ = name.wildcard();
   own_ = name.key(!own_any_);
-  for (const std::string& peer : peers) {
-    std::string k = SocketName(peer).key(true);
-    if (k.empty()) return;
-    peers_.push_back(std::move(k));
-  }
-  std::sort(peers_.begin(), peers_.end());
   on_ = true;
   rescan();
 }
 
+void SocketWatch::add_peer(const std::string& name) {
+  std::string k = SocketName(name).key(true);
+  if (k.empty()) {
+    on_ = false;
+    return;
+  }
+  std::lock_guard<std::mutex> lock(peers_mutex_);
+  peers_.insert(std::lower_bound(peers_.begin(), peers_.end(), k), std::move(k));
+}
+
+void SocketWatch::stop() {
+  on_ = false;
+  sockets_.clear();
+  dropped_.clear();
+  std::lock_guard<std::mutex> lock(peers_mutex_);
+  peers_.clear();
+}
+
 bool SocketWatch::rescan() {
   if (!on_) return false;
+  std::lock_guard<std::mutex> lock(peers_mutex_);
   std::vector<int> found;
   std::vector<unsigned long> still_dropped;
   DIR* dir = opendir("/proc/self/fd");

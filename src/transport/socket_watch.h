@@ -13,7 +13,9 @@
 // the listener would wake a sleeper at once, again and again.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -21,11 +23,14 @@ namespace tandem::ofi {
 
 class SocketWatch {
  public:
-  // Watches the sockets of the endpoint named `own`, whose peers are named `peers` (each an
-  // endpoint name as fi_getname gives it).  Names that are not a sockaddr_in or sockaddr_in6
-  // leave the watch off.
-  void start(const std::string& own, const std::vector<std::string>& peers);
-  bool on() const { return on_; }
+  // Watches the sockets of the endpoint named `own` (an endpoint name as fi_getname gives
+  // it): those it accepted, and those it made to the peers add_peer() names.  A name that is
+  // not a sockaddr_in or sockaddr_in6 leaves the watch off.
+  void start(const std::string& own);
+  // A peer this endpoint may connect to; from any thread, while another rescans.
+  void add_peer(const std::string& name);
+  void stop();
+  bool on() const { return on_.load(std::memory_order_relaxed); }
   // Looks through the process's descriptors again (connections come and go as PEs first
   // reach each other); true if the set changed.
   bool rescan();
@@ -35,9 +40,10 @@ class SocketWatch {
   void drop(int fd);
 
  private:
-  bool on_ = false;
+  std::atomic<bool> on_{false};
   std::string own_;                 // SocketName::key() of the own name; without its address if that is a wildcard
   bool own_any_ = false;            // the own name is a wildcard address: only its port counts
+  std::mutex peers_mutex_;
   std::vector<std::string> peers_;  // SocketName::key() of each peer's name, sorted
   std::vector<int> sockets_;
   std::vector<unsigned long> dropped_;  // inode numbers of the connections drop() left out

@@ -8,7 +8,7 @@
  *   fetch-add      a fetching FI_SUM completes with the old value in place, 200 times
  *   inject-stream  5000 injected 8-byte writes, then a delivery-complete one, complete, while
  *                  the target streams as many back (two PEs that each put to the other)
- *   message        a 40-byte message sent with fi_inject is received, and so is its answer
+ *   message        a 48-byte message sent with fi_inject is received, and so is its answer
  *   write-read     50 times: a delivery-complete write of 128 KiB, then a read of it back,
  *                  which must return what was written
  *   wait-rests     with a wait object on the completion queue (FI_WAIT_FD): once a write's
@@ -232,7 +232,7 @@ static const char *run_case(const char *name, struct side *s, const struct excha
     }
   }
   if (!strcmp(name, "message")) {
-    POST(fi_inject(s->ep, source, 40, s->peer));
+    POST(fi_inject(s->ep, source, 48, s->peer));
     return completion(s, 2) ? NULL : "no answer within 2 s";
   }
   return "no such case";
@@ -272,7 +272,7 @@ static int check(const char *provider, const char *name) {
     x[1]->streamed = 1;
     while (!x[0]->done)
       if (fi_cq_read(s.cq, &e, 1) == 1 && e.op_context == inbox)
-        while (fi_inject(s.ep, inbox, 40, s.peer) == -FI_EAGAIN) fi_cq_read(s.cq, &e, 1);
+        while (fi_inject(s.ep, inbox, 48, s.peer) == -FI_EAGAIN) fi_cq_read(s.cq, &e, 1);
     close_side(&s);
     _exit(0);
   }

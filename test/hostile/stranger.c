@@ -32,11 +32,11 @@
 #include <time.h>
 
 /* Tandem's message head (src/transport/ofi_message.h), as a stranger that read the source
- * would send it. */
+ * would send it: the target's secret (`proof`), which only the job's PEs learn, guessed. */
 struct message {
   uint8_t kind, op, type, segment;
   int32_t origin;
-  uint64_t offset, operand, compare, cookie;
+  uint64_t offset, operand, compare, cookie, proof;
 };
 enum { REQUEST = 1, ANSWER = 2, RUN_REQUEST = 6, SCATTER = 8, GATHERED = 10, LIST = 11 };
 enum { BATCH = 32, MOST_EXTRA = 64 };

@@ -13,6 +13,7 @@ EndpointCard sample_endpoint() {
   card.address = std::string("\x02\x00\x1f\x90\x7f\x00\x00\x01", 8);
   card.regions = {{0x10000000, std::string(8, 'k')}, {0, ""}, {0x7f0000001000, std::string(40, 'r')}};
   card.doorbell = 4242;
+  card.secret = 0x0123456789abcdefull;
   return card;
 }
 
@@ -35,6 +36,7 @@ TEST(Cards, EndpointRoundTrip) {
   EXPECT_EQ(back->regions[2].key, card.regions[2].key);
   EXPECT_TRUE(back->regions[1].key.empty());
   EXPECT_EQ(back->doorbell, 4242);
+  EXPECT_EQ(back->secret, card.secret);
   EXPECT_FALSE(read_endpoint_card(write_card(card), 2)) << "a card with another number of regions";
 }
 

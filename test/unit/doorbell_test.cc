@@ -27,7 +27,8 @@ bool rung(const Doorbell& d, int timeout_ms) {
 
 }  // namespace
 
-// A doorbell on an endpoint's address rings for the PEs that gave a port, and only for them.
+// A doorbell on an endpoint's address rings for the PEs that gave a port, once they have,
+// and only for them.
 TEST(Doorbell, RingsThePeersThatHaveOne) {
   Doorbell own, other;
   const uint16_t own_port = own.open(name_of(INADDR_LOOPBACK, 4000));
@@ -35,11 +36,17 @@ TEST(Doorbell, RingsThePeersThatHaveOne) {
   ASSERT_NE(own_port, 0);
   ASSERT_NE(other_port, 0);
   ASSERT_GE(own.fd(), 0);
-  // PE 0: other's doorbell; PE 1: no doorbell (port 0); PE 2: a wildcard address.
-  own.add_peer(name_of(INADDR_LOOPBACK, 4001), other_port);
-  own.add_peer(name_of(INADDR_LOOPBACK, 4002), 0);
-  own.add_peer(name_of(INADDR_ANY, 4003), other_port);
+  own.reset(4);
+  own.ring(0);  // not known yet
+  EXPECT_FALSE(rung(other, 50));
+  // PE 0: other's doorbell; PE 1: no doorbell (port 0); PE 2: a wildcard address; PE 3
+  // never added.
+  own.add_peer(0, name_of(INADDR_LOOPBACK, 4001), other_port);
+  own.add_peer(1, name_of(INADDR_LOOPBACK, 4002), 0);
+  own.add_peer(2, name_of(INADDR_ANY, 4003), other_port);
+  own.add_peer(7, name_of(INADDR_LOOPBACK, 4001), other_port);  // no such PE
   own.ring(1);
+  own.ring(3);
   own.ring(2);
   own.ring(7);  // no such PE
   EXPECT_FALSE(rung(other, 50));
@@ -56,7 +63,8 @@ TEST(Doorbell, NoneWithoutAnAddress) {
   Doorbell d;
   EXPECT_EQ(d.open(std::string("\x01\x02\x03", 3)), 0);
   EXPECT_EQ(d.fd(), -1);
-  d.add_peer(name_of(INADDR_LOOPBACK, 4000), 4000);
+  d.reset(1);
+  d.add_peer(0, name_of(INADDR_LOOPBACK, 4000), 4000);
   d.ring(0);
   d.drain();
 }

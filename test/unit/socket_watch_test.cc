@@ -42,16 +42,19 @@ bool watched(const SocketWatch& w, int fd) {
 }
 
 // An endpoint (own) with one peer, and a stranger that is neither: the watch takes the
-// connections own accepted and those made to the peer, and nothing else.
+// connections own accepted and, once the peer is added, those made to it, and nothing else.
 TEST(SocketWatch, FindsTheEndpointsConnections) {
   Listener own, peer, stranger;
   const auto [to_own, accepted_by_own] = own.connect_to();
   const auto [to_peer, accepted_by_peer] = peer.connect_to();
   const auto [to_stranger, accepted_by_stranger] = stranger.connect_to();
   SocketWatch w;
-  w.start(own.name(), {peer.name()});
+  w.start(own.name());
   ASSERT_TRUE(w.on());
   EXPECT_TRUE(watched(w, accepted_by_own));  // local address: own's
+  EXPECT_FALSE(watched(w, to_peer));         // not a peer yet
+  w.add_peer(peer.name());
+  EXPECT_TRUE(w.rescan());
   EXPECT_TRUE(watched(w, to_peer));          // remote address: the peer's
   EXPECT_FALSE(watched(w, own.fd));          // listeners are left out
   EXPECT_FALSE(watched(w, peer.fd));
@@ -67,7 +70,8 @@ TEST(SocketWatch, FindsTheEndpointsConnections) {
 TEST(SocketWatch, RescanFollowsNewAndClosedConnections) {
   Listener own, peer;
   SocketWatch w;
-  w.start(own.name(), {peer.name()});
+  w.start(own.name());
+  w.add_peer(peer.name());
   EXPECT_TRUE(w.sockets().empty());
   EXPECT_FALSE(w.rescan());
   const auto [to_peer, accepted] = peer.connect_to();
@@ -86,7 +90,9 @@ TEST(SocketWatch, DropLeavesAConnectionOut) {
   Listener own, peer;
   const auto [to_peer, accepted] = peer.connect_to();
   SocketWatch w;
-  w.start(own.name(), {peer.name()});
+  w.start(own.name());
+  w.add_peer(peer.name());
+  EXPECT_TRUE(w.rescan());
   ASSERT_TRUE(watched(w, to_peer));
   w.drop(to_peer);
   EXPECT_TRUE(w.rescan());
@@ -119,7 +125,7 @@ TEST(SocketWatch, WildcardOwnAddressMatchesByPort) {
   ASSERT_EQ(connect(out, reinterpret_cast<sockaddr*>(&loopback), sizeof loopback), 0);
   const int accepted = accept(fd, nullptr, nullptr);
   SocketWatch w;
-  w.start(std::string(reinterpret_cast<const char*>(&any), sizeof any), {});
+  w.start(std::string(reinterpret_cast<const char*>(&any), sizeof any));
   EXPECT_TRUE(watched(w, accepted));
   EXPECT_FALSE(watched(w, out));
   for (int f : {fd, out, accepted}) close(f);
@@ -128,7 +134,7 @@ TEST(SocketWatch, WildcardOwnAddressMatchesByPort) {
 // Names that are no IP socket addresses (another provider's): the watch stays off.
 TEST(SocketWatch, OffForOtherAddressFormats) {
   SocketWatch w;
-  w.start(std::string(8, '\x7f'), {});
+  w.start(std::string(8, '\x7f'));
   EXPECT_FALSE(w.on());
   EXPECT_TRUE(w.sockets().empty());
   EXPECT_FALSE(w.rescan());
