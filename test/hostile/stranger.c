@@ -174,13 +174,14 @@ int main(int argc, char **argv) {
     for (int segment = 0; segment < 4; ++segment)
       for (int a = 0; a < naddresses; ++a)
         for (int origin = 0; origin < 2; ++origin) {
+          const uint64_t guess = (uint64_t)a * 2 + (uint64_t)origin; /* the target's secret: unknown */
           const struct message shapes[] = {
-              {REQUEST, 1, 3, (uint8_t)segment, origin, addresses[a], 0xbadbadbadull, 0, 0},
-              {RUN_REQUEST, 1, 3, (uint8_t)segment, origin, addresses[a], 0, 64, 0},
-              {SCATTER, 0, 0, (uint8_t)segment, origin, addresses[a], 8, (64ull << 32) | 8, 0},
-              {LIST, 0, 0, (uint8_t)segment, origin, 0, 0, 72, 0},
-              {ANSWER, 0, 0, 0, origin, 0, 0xbadbadbadull, 0, 0x4141414141414141ull},
-              {GATHERED, 0, 0, 0, origin, 0, 0, (8ull << 32) | 1, 0x4242424242424242ull},
+              {REQUEST, 1, 3, (uint8_t)segment, origin, addresses[a], 0xbadbadbadull, 0, 0, guess},
+              {RUN_REQUEST, 1, 3, (uint8_t)segment, origin, addresses[a], 0, 64, 0, guess},
+              {SCATTER, 0, 0, (uint8_t)segment, origin, addresses[a], 8, (64ull << 32) | 8, 0, guess},
+              {LIST, 0, 0, (uint8_t)segment, origin, 0, 0, 72, 0, guess},
+              {ANSWER, 0, 0, 0, origin, 0, 0xbadbadbadull, 0, 0x4141414141414141ull, guess},
+              {GATHERED, 0, 0, 0, origin, 0, 0, (8ull << 32) | 1, 0x4242424242424242ull, guess},
           };
           for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
             memcpy(c->buffer, &shapes[s], sizeof shapes[s]);
