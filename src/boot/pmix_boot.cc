@@ -122,15 +122,6 @@ std::string PmixBoot::get(const char* call, const std::string& key, int pe) cons
   return blob;
 }
 
-std::vector<std::string> PmixBoot::allgather(const char* call, const std::string& key,
-                                             const std::string& blob) {
-  publish(call, key, blob);
-  exchange(call);
-  std::vector<std::string> all(static_cast<size_t>(size_));
-  for (int r = 0; r < size_; ++r) all[static_cast<size_t>(r)] = get(call, key, r);
-  return all;
-}
-
 namespace {
 struct FenceResult {
   std::atomic<bool> done{false};

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 namespace tandem {
 
@@ -26,9 +25,6 @@ class PmixBoot {
   void exchange(const char* call);
   // The blob PE `pe` published under `key` before the last exchange(); from any thread.
   std::string get(const char* call, const std::string& key, int pe) const;
-  // publish(), exchange(), then get() of every PE's blob.
-  std::vector<std::string> allgather(const char* call, const std::string& key,
-                                     const std::string& blob);
   // A collective fence carrying no data (slow: for init and finalize only).
   void fence(const char* call);
   // Asks the launcher to end the whole job with `status`; returns if it cannot.

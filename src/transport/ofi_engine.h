@@ -217,9 +217,6 @@ class Engine {
     peer_address(call, pe);
     m.proof = peer_cards_.at(static_cast<size_t>(pe)).secret;
   }
-  bool resolved(int pe) const {
-    return peer_address_[static_cast<size_t>(pe)].load(std::memory_order_acquire) != kUnresolved;
-  }
   uint64_t resolve(const char* call, int pe, bool locked);
   uint64_t remote_address(const char* call, int pe, int segment, uint64_t offset) {
     const PeerSegment& seg = peer_segment(call, pe, segment);
@@ -325,8 +322,8 @@ class Engine {
     if (inject_size_ < sizeof(uint64_t)) return 0;
     return std::min((inject_size_ - sizeof(uint64_t)) & ~size_t{7}, AnswerSlots::kCellBytes);
   }
-  // Whether a message that arrived in `slot` (`len` bytes, sent by `from` where the provider
-  // may be served (ofi_admit.cc); false, once with a warning, if not.
+  // Whether a message that arrived in `slot` (`len` bytes) may be served (ofi_admit.cc);
+  // false, once with a warning, if not.
   bool admit(const Incoming& slot, size_t len);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);

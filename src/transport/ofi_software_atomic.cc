@@ -460,7 +460,7 @@ void Engine::send_answer(const Message& answer, int pe) {
                 sizeof written);
     return;
   }
-  // Every message names its sender (admit() at the receiver holds it to that).
+  // Every message names its sender, whom the receiver answers.
   Message signed_answer = answer;
   signed_answer.origin = my_pe_;
   const fi_addr_t peer = peer_address("progress", pe);
