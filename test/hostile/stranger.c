@@ -10,11 +10,18 @@
  *     landed), with the keys 0-64, 990-1100 (where Tandem's keys once started for every job)
  *     and 4090-4096, or with STRANGER_KEYS=all every key from 0 to 4096, and each extra KEY
  *     given (the heap's base address, say), at offset 0 and at each ADDRESS (the heap and
- *     the globals where they are, for providers that take virtual addresses).  A refused
- *     write may cost the connection, so each try has an endpoint of its own, BATCH of them
- *     at a time (some 10 ms a try here: the whole range against 2 PEs takes minutes).
+ *     the globals where they are, for providers that take virtual addresses).  BATCH
+ *     tries are in flight at a time, each on an endpoint of its own; an endpoint whose write
+ *     the target refused (an access error in its completion) takes the next try, any other
+ *     end (another error, a post that failed, no answer) closes it and the next try opens a
+ *     new one, so that a refused write cannot spoil the next.  sockets refuses with
+ *     FI_EACCES and keeps the connection (32 endpoints a target); tcp;ofi_rxm's target
+ *     drops the connection, the write ends FI_ECANCELED, and each try opens an endpoint.
+ *     (An endpoint per try spent a TCP port per try, 20,000 a target with every key, which
+ *     TIME_WAIT holds for a minute: enough to exhaust the host's ephemeral ports.)
  * It prints one line per target: how many writes completed without an error, how many
- * failed or went unanswered (2 s), and how many messages went out.
+ * failed (how many of them the target refused) or went unanswered (2 s), how many
+ * endpoints the writes opened, and how many messages went out.
  *   stranger PROVIDER ADDR:PORT... [-k KEY]... [-a ADDRESS]...
  */
 #include <arpa/inet.h>
@@ -109,19 +116,27 @@ static void close_conn(struct conn *c) {
     rc_ == 0;                                                  \
   })
 
-/* Waits for one completion on c: 1 done, 0 failed, -1 none by `deadline`. */
+enum { DONE = 0, UNANSWERED = -1, FAILED = -2 };
+
+/* Waits for one completion on c: DONE, the error it carries (FI_EACCES, ...), FAILED (an
+ * error without a code) or UNANSWERED by `deadline`. */
 static int wait_one(struct conn *c, double deadline) {
   struct fi_cq_entry entry;
   while (now() < deadline) {
     const ssize_t n = fi_cq_read(c->cq, &entry, 1);
-    if (n == 1) return 1;
+    if (n == 1) return DONE;
     if (n == -FI_EAVAIL) {
       struct fi_cq_err_entry error = {0};
       fi_cq_readerr(c->cq, &error, 0);
-      return 0;
+      return error.err > 0 ? error.err : FAILED;
     }
   }
-  return -1;
+  return UNANSWERED;
+}
+
+/* An error with which the target turned a write away: the endpoint is sound. */
+static int refused(int end) {
+  return end == FI_EACCES || end == FI_EPERM || end == FI_EKEYREJECTED || end == FI_ENOKEY || end == FI_EINVAL;
 }
 
 int main(int argc, char **argv) {
@@ -167,7 +182,7 @@ int main(int argc, char **argv) {
   for (int t = 0; t < ntargets; ++t) {
     char name[64];
     inet_ntop(AF_INET, &targets[t].sin_addr, name, sizeof name);
-    long landed = 0, failed = 0, silent = 0, sent = 0;
+    long landed = 0, failed = 0, turned_away = 0, silent = 0, opened = 0, sent = 0;
 
     struct conn *c = &conns[0];
     open_conn(c, &targets[t]);
@@ -188,19 +203,24 @@ int main(int argc, char **argv) {
             const uint64_t record = (addresses[a] << 16) | 64; /* a list's record: offset, 64 bytes */
             memcpy(c->buffer + sizeof shapes[s], &record, sizeof record);
             if (POST(c, fi_send(c->ep, c->buffer, sizeof shapes[s] + 576, c->desc, c->to, NULL)) &&
-                wait_one(c, now() + 2) == 1)
+                wait_one(c, now() + 2) == DONE)
               ++sent;
           }
         }
     close_conn(c);
 
     const long tries = (long)nkeys * naddresses;
+    int open[BATCH] = {0};
     for (long first = 0; first < tries; first += BATCH) {
       const int n = tries - first < BATCH ? (int)(tries - first) : BATCH;
       int posted[BATCH];
       for (int i = 0; i < n; ++i) {
         c = &conns[i];
-        open_conn(c, &targets[t]);
+        if (!open[i]) {
+          open_conn(c, &targets[t]);
+          open[i] = 1;
+          ++opened;
+        }
         struct iovec iov = {c->buffer, 8};
         struct fi_rma_iov rma = {addresses[(first + i) % naddresses], 8, keys[(first + i) / naddresses]};
         struct fi_msg_rma msg = {&iov, &c->desc, 1, c->to, &rma, 1, NULL, 0};
@@ -208,15 +228,22 @@ int main(int argc, char **argv) {
       }
       const double deadline = now() + 2;
       for (int i = 0; i < n; ++i) {
-        const int done = posted[i] ? wait_one(&conns[i], deadline) : 0;
-        landed += done == 1;
-        failed += done == 0;
-        silent += done < 0;
-        close_conn(&conns[i]);
+        const int end = posted[i] ? wait_one(&conns[i], deadline) : FAILED;
+        landed += end == DONE;
+        failed += end != DONE && end != UNANSWERED;
+        turned_away += refused(end);
+        silent += end == UNANSWERED;
+        if (!refused(end)) {
+          close_conn(&conns[i]);
+          open[i] = 0;
+        }
       }
     }
-    printf("stranger: %s:%d: %ld writes completed without an error, %ld failed, %ld unanswered; %ld messages sent\n",
-           name, ntohs(targets[t].sin_port), landed, failed, silent, sent);
+    for (int i = 0; i < BATCH; ++i)
+      if (open[i]) close_conn(&conns[i]);
+    printf("stranger: %s:%d: %ld writes completed without an error, %ld failed (%ld refused by the target), "
+           "%ld unanswered, on %ld endpoints; %ld messages sent\n",
+           name, ntohs(targets[t].sin_port), landed, failed, turned_away, silent, opened, sent);
     fflush(stdout);
   }
   fi_close(&domain->fid);
