@@ -359,10 +359,13 @@ void runtime_finalize(const char* call) {
     if (progress_thread().running())
       fprintf(stderr, "Tandem stats: PE %d: peers rang its doorbell %llu times\n", r.my_pe,
               static_cast<unsigned long long>(network_transport().doorbell_rings()));
-    if (r.spans_nodes)
+    if (r.spans_nodes) {
       fprintf(stderr, "Tandem stats: PE %d: %llu software requests served (atomics and gets), %llu of them written into its rings\n",
               r.my_pe, static_cast<unsigned long long>(network_transport().requests_served()),
               static_cast<unsigned long long>(network_transport().requests_from_rings()));
+      fprintf(stderr, "Tandem stats: PE %d: %llu messages dropped as not from the job\n", r.my_pe,
+              static_cast<unsigned long long>(network_transport().messages_dropped()));
+    }
   }
   team_sync(call, team_world);
   if (r.spans_nodes) {

@@ -139,6 +139,9 @@ class Transport {
   // written into its request rings rather than as messages (request_rings.h).
   uint64_t requests_served() const;
   uint64_t requests_from_rings() const;
+  // TANDEM_STATS: the messages this PE dropped because they did not come from the job (no
+  // secret, or a shape the engine does not send); only the first one is warned of.
+  uint64_t messages_dropped() const;
   // Starts a read into `dest`, complete after quiet() (or wait_reads()).
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   // A blocking get: `dest` holds the data when it returns.  A word (4 or 8 bytes at an

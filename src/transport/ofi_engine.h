@@ -103,6 +103,7 @@ class Engine {
   size_t watched_connections() const { return sleep_.watched(); }
   uint64_t requests_served() const { return requests_served_.load(std::memory_order_relaxed); }
   uint64_t requests_from_rings() const { return requests_from_rings_.load(std::memory_order_relaxed); }
+  uint64_t messages_dropped() const { return refused_.load(std::memory_order_relaxed); }
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   void get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   bool put_strided(const char* call, int pe, int segment, uint64_t offset, size_t stride, const void* source,

@@ -33,6 +33,7 @@ uint64_t Transport::doorbell_rings() const { return engine_->doorbell_rings(); }
 size_t Transport::watched_connections() const { return engine_->watched_connections(); }
 uint64_t Transport::requests_served() const { return engine_->requests_served(); }
 uint64_t Transport::requests_from_rings() const { return engine_->requests_from_rings(); }
+uint64_t Transport::messages_dropped() const { return engine_->messages_dropped(); }
 void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) { engine_->get(call, pe, segment, offset, dest, bytes); }
 void Transport::get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) { engine_->get_now(call, pe, segment, offset, dest, bytes); }
 void Transport::put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes, uint64_t data) { engine_->put_notify(call, pe, segment, offset, source, bytes, data); }

@@ -5,7 +5,8 @@
 # own on the same provider and settings, sends messages in the shape of Tandem's software
 # requests and answers, and tries RMA writes with guessed keys at guessed addresses (KEYS:
 # "sample", or "all" for every key from 0 to 4096; see stranger.c).  Passes when no write
-# lands, the PEs say they dropped the messages, and the job's own checks pass.
+# lands, the PEs say they dropped the messages and count (TANDEM_STATS) as many as went out,
+# and the job's own checks pass.
 #   TANDEM_BUILD=<build tree> stranger.sh PROVIDER KEYS   (PROVIDER: a '+' for each ';', as
 #                                                        tcp+ofi_rxm, which CTest cannot pass)
 # Needs ss (iproute2) and the provider; exits 77 (skipped) without them.
@@ -24,7 +25,7 @@ export FI_OFI_RXM_BUFFER_SIZE=512 FI_OFI_RXM_MSG_RX_SIZE=32
 
 . "$here/../netns/job.sh"
 # The job's standard error joins its output: the PEs' warnings are checked below.
-job_start sh -c 'exec "$@" 2>&1' job env TANDEM_OFI_PROVIDER="$provider" TANDEM_TEST_PIDDIR="$WORKDIR/pids" \
+job_start sh -c 'exec "$@" 2>&1' job env TANDEM_OFI_PROVIDER="$provider" TANDEM_TEST_PIDDIR="$WORKDIR/pids" TANDEM_STATS=1 \
   "$OSHRUN" --nodes 2 -n 2 "$build/test/shmem/stranger_target" "$WORKDIR/stop"
 job_ready 2
 targets=""
@@ -52,4 +53,8 @@ for pe in 0 1; do
   expect_grep "PE $pe" "$WORKDIR/out.job" \
     "^tandem: warning: progress on PE $pe: dropped a message that claims to come from PE [01]: .*\(sent by a process outside the job\?\)"
 done
+# Every message that went out reached a PE and was dropped there, and nothing of the job's own.
+sent=$(awk '/^stranger: .*messages sent$/ { n += $(NF - 2) } END { print n + 0 }' "$WORKDIR/out.stranger")
+dropped=$(awk '/^Tandem stats: PE [01]: [0-9]+ messages dropped as not from the job$/ { n += $5; k++ } END { print k == 2 ? n : "no count from each PE" }' "$WORKDIR/out.job")
+expect_eq "messages the PEs dropped" "$sent" "$dropped"
 finish
