@@ -12,7 +12,7 @@
  *     given (the heap's base address, say), at offset 0 and at each ADDRESS (the heap and
  *     the globals where they are, for providers that take virtual addresses).  BATCH
  *     tries are in flight at a time, each on an endpoint of its own; an endpoint whose write
- *     the target refused (an access error in its completion) takes the next try, any other
+ *     the target refused (FI_EACCES in its completion) takes the next try, any other
  *     end (another error, a post that failed, no answer) closes it and the next try opens a
  *     new one, so that a refused write cannot spoil the next.  sockets refuses with
  *     FI_EACCES and keeps the connection (32 endpoints a target); tcp;ofi_rxm's target
@@ -52,7 +52,8 @@ static struct fid_fabric *fabric;
 static struct fid_domain *domain;
 static struct fi_info *info;
 
-/* One endpoint of the stranger's, with the target in its address vector. */
+/* One endpoint of the stranger's, with the target in its address vector; ep is NULL while
+ * none is open. */
 struct conn {
   struct fid_av *av;
   struct fid_cq *cq;
@@ -102,6 +103,7 @@ static void close_conn(struct conn *c) {
   fi_close(&c->ep->fid);
   fi_close(&c->cq->fid);
   fi_close(&c->av->fid);
+  c->ep = NULL;
 }
 
 /* Posts `post` on c until the provider takes it (2 s at most); 1 if taken. */
@@ -134,10 +136,6 @@ static int wait_one(struct conn *c, double deadline) {
   return UNANSWERED;
 }
 
-/* An error with which the target turned a write away: the endpoint is sound. */
-static int refused(int end) {
-  return end == FI_EACCES || end == FI_EPERM || end == FI_EKEYREJECTED || end == FI_ENOKEY || end == FI_EINVAL;
-}
 
 int main(int argc, char **argv) {
   if (argc < 3) {
@@ -210,15 +208,13 @@ int main(int argc, char **argv) {
     close_conn(c);
 
     const long tries = (long)nkeys * naddresses;
-    int open[BATCH] = {0};
     for (long first = 0; first < tries; first += BATCH) {
       const int n = tries - first < BATCH ? (int)(tries - first) : BATCH;
       int posted[BATCH];
       for (int i = 0; i < n; ++i) {
         c = &conns[i];
-        if (!open[i]) {
+        if (!c->ep) {
           open_conn(c, &targets[t]);
-          open[i] = 1;
           ++opened;
         }
         struct iovec iov = {c->buffer, 8};
@@ -231,16 +227,13 @@ int main(int argc, char **argv) {
         const int end = posted[i] ? wait_one(&conns[i], deadline) : FAILED;
         landed += end == DONE;
         failed += end != DONE && end != UNANSWERED;
-        turned_away += refused(end);
+        turned_away += end == FI_EACCES;
         silent += end == UNANSWERED;
-        if (!refused(end)) {
-          close_conn(&conns[i]);
-          open[i] = 0;
-        }
+        if (end != FI_EACCES) close_conn(&conns[i]);
       }
     }
     for (int i = 0; i < BATCH; ++i)
-      if (open[i]) close_conn(&conns[i]);
+      if (conns[i].ep) close_conn(&conns[i]);
     printf("stranger: %s:%d: %ld writes completed without an error, %ld failed (%ld refused by the target), "
            "%ld unanswered, on %ld endpoints; %ld messages sent\n",
            name, ntohs(targets[t].sin_port), landed, failed, turned_away, silent, opened, sent);
