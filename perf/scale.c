@@ -15,7 +15,10 @@
  *  scale_threads      threads (/proc/self/task)
  *  scale_start_s      from PERF_LAUNCH_TIME (seconds since the epoch, as bash's
  *                     EPOCHREALTIME: the moment the launcher was started) to the end of the
- *                     first shmem_barrier_all; omitted where PERF_LAUNCH_TIME is unset */
+ *                     first shmem_barrier_all; omitted where PERF_LAUNCH_TIME is unset
+ * Then the PE with the largest scale_rss_kB writes where its resident memory is, as comment
+ * lines "# rss_kB,anon_kB,mapping" (nameless anonymous mappings summed as [anon], every
+ * mapped file and [heap] and [stack] as itself, those under 64 kB left out), so that a figure comes with its profile. */
 #include "perf_shmem.h"
 
 #include <dirent.h>
@@ -52,6 +55,44 @@ static long count_lines(const char* file) {
     if (c == '\n') ++n;
   fclose(f);
   return n;
+}
+
+/* Writes this PE's resident memory by mapping (the comment above), largest first. */
+static void print_mappings(int me) {
+  enum { MAX = 256 };
+  static struct { char name[160]; long rss, anon; } maps[MAX];
+  int n = 0, cur = -1;
+  FILE* f = fopen("/proc/self/smaps", "r");
+  char line[512];
+  while (f && fgets(line, sizeof line, f)) {
+    char first[128] = "", path[160] = "";
+    if (sscanf(line, "%127s", first) != 1) continue;
+    if (first[strlen(first) - 1] != ':') { /* a mapping's header: range perms offset dev inode [path] */
+      if (sscanf(line, "%*s %*s %*s %*s %*s %159s", path) != 1) strcpy(path, "[anon]");
+      for (cur = 0; cur < n && strcmp(maps[cur].name, path) != 0; ++cur) continue;
+      if (cur == n) {
+        if (n == MAX) { cur = -1; continue; }
+        snprintf(maps[n].name, sizeof maps[n].name, "%s", path);
+        maps[n].rss = maps[n].anon = 0;
+        ++n;
+      }
+    } else if (cur >= 0 && strcmp(first, "Rss:") == 0) {
+      maps[cur].rss += atol(line + 4);
+    } else if (cur >= 0 && strcmp(first, "Anonymous:") == 0) {
+      maps[cur].anon += atol(line + 10);
+    }
+  }
+  if (f) fclose(f);
+  printf("# PE %d's resident memory by mapping: rss_kB,anon_kB,mapping\n", me);
+  for (;;) {
+    int top = -1;
+    for (int i = 0; i < n; ++i)
+      if (maps[i].rss >= 64 && (top < 0 || maps[i].rss > maps[top].rss)) top = i;
+    if (top < 0) break;
+    printf("# %ld,%ld,%s\n", maps[top].rss, maps[top].anon, maps[top].name);
+    maps[top].rss = 0;
+  }
+  fflush(stdout);
 }
 
 enum { RSS, PSS, ANON, FDS, MAPS, THREADS, START_MS, FIGURES };
@@ -110,6 +151,11 @@ int main(void) {
     }
     fflush(stdout);
   }
+  shmem_barrier_all();
+  int largest = 0;
+  for (int pe = 1; pe < npes; ++pe)
+    if (all[(size_t)pe * FIGURES + RSS] > all[(size_t)largest * FIGURES + RSS]) largest = pe;
+  if (me == largest) print_mappings(me);
   shmem_barrier_all();
   shmem_free(mine);
   shmem_free(all);

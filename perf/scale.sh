@@ -15,8 +15,9 @@
 #   -l/-c another OpenSHMEM: its launcher (given -n N) and the compiler that builds
 #         perf/scale.c for it; one node only
 # Results in DIR (default perf/results/scale_<date>_<time>): scale.csv
-# (placement,npes,nodes,metric,value), report.md, and scale_<measure>.png where gnuplot is
-# installed.
+# (placement,npes,nodes,metric,value), report.md (with, for the largest size of each
+# placement, where the largest PE's resident memory is, mapping by mapping), and
+# scale_<measure>.png where gnuplot is installed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$here/../build
@@ -35,7 +36,7 @@ while getopts "b:o:n:p:t:l:c:h" opt; do
     t) limit=$OPTARG ;;
     l) launcher=$OPTARG ;;
     c) oshcc=$OPTARG ;;
-    *) sed -n '2,20s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,21s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
   esac
 done
 out=${out:-$here/results/scale_$(date +%Y%m%d_%H%M%S)}
@@ -114,6 +115,19 @@ columns="scale_rss_kB_max scale_pss_kB_mean scale_anon_kB_max scale_fds_max scal
             (v[b ",scale_maps_max"] - v[a ",scale_maps_max"]) / (b - a)
         }
       }' "$csv"
+  done
+  # Where the largest PE's memory is (perf/scale.c writes it) in the last size run of each
+  # placement: the profile behind its figure.
+  for p in $placements; do
+    run=
+    for n in $sizes; do [ -s "$out/run_${p}_$n.csv" ] && run=$out/run_${p}_$n.csv; done
+    [ -n "$run" ] && grep -q "resident memory by mapping" "$run" || continue
+    echo
+    echo "### $(basename "$run" .csv): $(grep 'resident memory by mapping' "$run" | sed 's/^# //')"
+    echo
+    echo "| kB resident | of it anonymous | mapping |"
+    echo "|---|---|---|"
+    grep '^# [0-9]' "$run" | head -16 | sed 's/^# //' | awk -F, '{ printf "| %s | %s | %s |\n", $1, $2, $3 }'
   done
 } >"$out/report.md"
 cat "$out/report.md"
