@@ -54,8 +54,10 @@ static inline void perf_cpu_relax(void) {
 /* ---------------------------------------------------------------- compute */
 
 /* The busy-wait compute phase: `n` loop turns that the compiler cannot remove (the empty asm
- * statement) and that never enter the kernel. */
-static inline void perf_spin(uint64_t n) {
+ * statement) and that never enter the kernel.  Never inlined: one copy of the loop runs at
+ * the same speed wherever it is called, so that a calibration holds for every caller (an
+ * inlined copy ran twice as fast in one caller as in another). */
+static __attribute__((noinline, unused)) void perf_spin(uint64_t n) {
   for (uint64_t i = 0; i < n; ++i) __asm__ __volatile__("");
 }
 
@@ -70,6 +72,23 @@ static inline double perf_spin_calibrate(void) {
     if (t < best) best = t;
   }
   return (double)turns / best;
+}
+
+/* The turns of perf_spin that take `target_us`: from the calibration, then checked against
+ * the clock with the best of 3 probes of up to 50 (`n`) phases, as the timed loops run them
+ * (a loop's phases run slower than the calibration's single long one). */
+static inline uint64_t perf_compute_turns(double target_us, double turns_per_us, long n) {
+  uint64_t turns = (uint64_t)(target_us * turns_per_us) + 1;
+  const long probe = n < 50 ? n : 50;
+  double best = 1e300;
+  for (int k = 0; k < 3; ++k) {
+    const double t0 = perf_now_us();
+    for (long i = 0; i < probe; ++i) perf_spin(turns);
+    const double per = (perf_now_us() - t0) / (double)probe;
+    if (per < best) best = per;
+  }
+  if (best > 0 && best < 1e300) turns = (uint64_t)((double)turns * target_us / best) + 1;
+  return turns;
 }
 
 /* ---------------------------------------------------------------- pinning */

@@ -114,18 +114,7 @@ int main(int argc, char** argv) {
       perf_emit_stat(size, n, "nbi_quiet_us", quiet);
     }
     /* The compute phase: about twice Full, checked against the clock once per size. */
-    uint64_t turns = (uint64_t)(2.0 * full.best * turns_per_us) + 1;
-    if (me == 0) {
-      const long probe = n < 50 ? n : 50;
-      double best = 1e300;
-      for (int k = 0; k < 3; ++k) {
-        const double t0 = perf_now_us();
-        for (long i = 0; i < probe; ++i) perf_spin(turns);
-        const double per = (perf_now_us() - t0) / (double)probe;
-        if (per < best) best = per;
-      }
-      if (best > 0) turns = (uint64_t)((double)turns * 2.0 * full.best / best) + 1;
-    }
+    const uint64_t turns = me == 0 ? perf_compute_turns(2.0 * full.best, turns_per_us, n) : 0;
     for (int r = 0; r < o.reps; ++r) {
       shmem_barrier_all();
       if (me != 0) {
