@@ -18,7 +18,8 @@
  *                     first shmem_barrier_all; omitted where PERF_LAUNCH_TIME is unset
  * Then the PE with the largest scale_rss_kB writes where its resident memory is, as comment
  * lines "# rss_kB,anon_kB,mapping" (nameless anonymous mappings summed as [anon], every
- * mapped file and [heap] and [stack] as itself, those under 64 kB left out), so that a figure comes with its profile. */
+ * mapped file and [heap] and [stack] as itself, those under 64 kB left out), so that a
+ * figure comes with its profile. */
 #include "perf_shmem.h"
 
 #include <dirent.h>
