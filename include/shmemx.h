@@ -6,7 +6,11 @@
  *
  * MPI-style epochs (man 7 tandem_epochs): windows on a symmetric object and a team, whose
  * puts, gets and accumulates happen in fence, post-start-complete-wait and lock-unlock
- * epochs, issued lazily, eagerly or both (TANDEM_EPOCH_STRATEGY). */
+ * epochs, issued lazily, eagerly or both (TANDEM_EPOCH_STRATEGY).
+ *
+ * Nonblocking collectives (man 7 tandem_nbc): every collective on a team with _nbi and a
+ * request handle last, completed by shmemx_req_test, shmemx_req_wait or shmemx_req_waitall,
+ * and progressed meanwhile by the library's own calls and its progress thread. */
 #ifndef TANDEM_SHMEMX_H
 #define TANDEM_SHMEMX_H
 
@@ -163,5 +167,8 @@ TANDEM_GENERIC_RMA_TYPES(TANDEM_OVERLOAD_NOTIFY)
 #define shmemx_get_notify(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_get_notify, TANDEM_C_ctx_get_notify, __VA_ARGS__)
 #define shmemx_get_notify_nbi(...) TANDEM_SELECT(TANDEM_GENERIC_RMA_TYPES, TANDEM_C_get_notify_nbi, TANDEM_C_ctx_get_notify_nbi, __VA_ARGS__)
 #endif
+
+/* The nonblocking collectives. */
+#include <tandem/nbc.h>
 
 #endif

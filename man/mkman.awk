@@ -3,9 +3,10 @@
 #   awk -v out=DIR -v version=V -f mkman.awk C.i CXX.i TEMPLATE.3.in...
 #
 # C.i is man/man3/src/synopsis.h run through the C preprocessor: every declaration of
-# <shmem.h> (the typed ones expanded from the type tables of <tandem/typetable.h>) and one
+# <shmem.h> and of <tandem/nbc.h>, the nonblocking collectives of <shmemx.h> (the typed ones
+# expanded from the type tables of <tandem/typetable.h>), and one
 # "@type TYPE @name TYPENAME @end" record per row of those tables.  CXX.i is the same header
-# run through the C++ preprocessor: the overloads of <tandem/generic.h>, whose twins the C11
+# run through the C++ preprocessor: the overloads of <tandem/generic.h> and <tandem/nbc.h>, whose twins the C11
 # _Generic selections are.
 #
 # A template is a page with directive comments and a line "@SYNOPSIS@":
@@ -308,7 +309,7 @@ function generics(names,    n, list, i, lines, common, mixed, notes) {
 function block(lines) { return ".nf\n" lines ".fi\n" }
 
 function synopsis(    s, i, lines, dep) {
-  s = ".nf\n.B #include <shmem.h>\n.fi\n"
+  s = ".nf\n.B #include <" (page ~ /^shmemx_/ ? "shmemx" : "shmem") ".h>\n.fi\n"
   if (t_generic != "") {
     lines = generics(t_generic)
     s = s ".SS \"C11 and C++\"\n" block(lines) g_paragraph ".SS C\n"
@@ -414,9 +415,9 @@ fileno <= 2 && /^# [0-9]+ "/ {
 
 fileno <= 2 && /^#/ { next }
 
-fileno == 1 && (where ~ /(^|\/)shmem\.h$/ || where ~ /(^|\/)tandem\/api\.h$/) { ctext = ctext " " $0; next }
+fileno == 1 && (where ~ /(^|\/)shmem\.h$/ || where ~ /(^|\/)tandem\/(api|nbc)\.h$/) { ctext = ctext " " $0; next }
 fileno == 1 && where ~ /(^|\/)synopsis\.h$/ { typetext = typetext " " $0; next }
-fileno == 2 && where ~ /(^|\/)tandem\/generic\.h$/ { cxxtext = cxxtext " " $0; next }
+fileno == 2 && where ~ /(^|\/)tandem\/(generic|nbc)\.h$/ { cxxtext = cxxtext " " $0; next }
 fileno <= 2 { next }
 
 /^\.\\" tandem-man / { directive($0); next }
@@ -427,9 +428,9 @@ END {
   if (fileno < 3) fail("usage: awk -v out=DIR -v version=V -f mkman.awk C.i CXX.i TEMPLATE.3.in...")
   finish_template()
   for (k = 1; k <= ndecl; k++)
-    if (!(decl[k] in owner)) fail(decl[k] " is declared in <shmem.h> but on no page: add it to a template")
+    if (!(decl[k] in owner)) fail(decl[k] " is declared in <shmem.h> or <tandem/nbc.h> but on no page: add it to a template")
   for (k = 1; k <= nover; k++)
-    if (!(o_name[k] in owner)) fail(o_name[k] " is overloaded in <tandem/generic.h> but on no page")
+    if (!(o_name[k] in owner)) fail(o_name[k] " is overloaded in <tandem/generic.h> or <tandem/nbc.h> but on no page")
   for (name in link) {
     file = out "/" name ".3"
     print ".so man3/" link[name] ".3" > file

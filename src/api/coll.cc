@@ -1,8 +1,10 @@
 // Collectives: broadcast, collect, fcollect, alltoall(s), the reductions and scans on teams,
-// and the deprecated active-set forms.  One template per routine; the typed routines are
-// one-line calls expanded from the type tables.
+// their nonblocking forms (shmemx_*_nbi), and the deprecated active-set forms.  One template
+// per routine serves both forms; the typed routines are one-line calls expanded from the
+// type tables.
 #include "api/api.h"
 #include "coll/collectives.h"
+#include "coll/nbc.h"
 
 using namespace tandem;
 using coll::Scan;
@@ -17,32 +19,62 @@ struct Min { template <typename T> T operator()(T a, T b) const { return b < a ?
 struct Sum { template <typename T> T operator()(T a, T b) const { return static_cast<T>(a + b); } };
 struct Prod { template <typename T> T operator()(T a, T b) const { return static_cast<T>(a * b); } };
 
-Group team_group(const char* call, shmem_team_t team) { return Group(call, team_of(call, "team", team)); }
-
-int broadcast(const char* call, shmem_team_t team, void* dest, const void* source, size_t bytes, int root) {
-  Group g = team_group(call, team);
-  coll::broadcast(g, dest, source, bytes, g.rank_of_root(root, "PE_root"), true);
+// Runs a collective on a team: at once (`req` null: the blocking form), or posted as a
+// nonblocking request (coll/nbc.h) whose handle goes to *req; `dest` and `source` are the
+// bytes it writes and reads (SHMEM_DEBUG's overlap check).  `body(g)` runs the algorithm over
+// the team's Group, which a request builds on its fiber.
+template <typename Body>
+int on_team(const char* call, shmem_team_t team, shmemx_req_h* req, coll::Span dest, coll::Span source, Body body) {
+  Team& t = team_of(call, "team", team);
+  if (!req) {
+    Group g(call, t);
+    body(g);
+    return 0;
+  }
+  *req = coll::post(call, t, [call, &t, body] {
+    Group g(call, t);
+    body(g);
+  }, dest, source);
   return 0;
 }
 
-int collect(const char* call, shmem_team_t team, void* dest, const void* source, size_t bytes, bool same_size) {
-  Group g = team_group(call, team);
-  coll::collect(g, dest, source, bytes, same_size);
-  return 0;
+// The request argument of an _nbi form.
+shmemx_req_h* request(const char* call, shmemx_req_h* req) {
+  if (!req) fatal(call, "req = NULL: a nonblocking collective needs somewhere to put its request");
+  return req;
+}
+
+int broadcast(const char* call, shmem_team_t team, void* dest, const void* source, size_t bytes, int root,
+              shmemx_req_h* req = nullptr) {
+  return on_team(call, team, req, {dest, bytes}, {source, bytes},
+                 [=](Group& g) { coll::broadcast(g, dest, source, bytes, g.rank_of_root(root, "PE_root"), true); });
+}
+
+// collect's dest size depends on every PE's count: its overlap check covers the source only.
+int collect(const char* call, shmem_team_t team, void* dest, const void* source, size_t bytes, bool same_size,
+            shmemx_req_h* req = nullptr) {
+  const size_t whole = same_size && req ? bytes * static_cast<size_t>(team_of(call, "team", team).size()) : 0;
+  return on_team(call, team, req, {dest, whole}, {source, bytes},
+                 [=](Group& g) { coll::collect(g, dest, source, bytes, same_size); });
 }
 
 int alltoall(const char* call, shmem_team_t team, void* dest, const void* source, size_t count, size_t elem,
-             ptrdiff_t dst, ptrdiff_t sst) {
-  Group g = team_group(call, team);
-  coll::alltoall(g, dest, source, count, elem, dst, sst);
-  return 0;
+             ptrdiff_t dst, ptrdiff_t sst, shmemx_req_h* req = nullptr) {
+  // The bytes from the first element of the first block to past the last of the last.
+  const auto span = [&](ptrdiff_t stride) {
+    if (!req || count == 0 || stride < 1) return size_t{0};
+    const size_t n = static_cast<size_t>(team_of(call, "team", team).size());
+    return ((n * count - 1) * static_cast<size_t>(stride) + 1) * elem;
+  };
+  return on_team(call, team, req, {dest, span(dst)}, {source, span(sst)},
+                 [=](Group& g) { coll::alltoall(g, dest, source, count, elem, dst, sst); });
 }
 
 template <typename Op, typename T>
-int reduce(const char* call, shmem_team_t team, T* dest, const T* source, size_t count, Scan scan = Scan::None) {
-  Group g = team_group(call, team);
-  coll::reduce(g, dest, source, count, coll::fold_of<T, Op>, scan);
-  return 0;
+int reduce(const char* call, shmem_team_t team, T* dest, const T* source, size_t count, Scan scan = Scan::None,
+           shmemx_req_h* req = nullptr) {
+  return on_team(call, team, req, {dest, count * sizeof(T)}, {source, count * sizeof(T)},
+                 [=](Group& g) { coll::reduce(g, dest, source, count, coll::fold_of<T, Op>, scan); });
 }
 
 // The active-set forms' group, with the pSync length their routine documents.
@@ -103,6 +135,74 @@ TANDEM_API(int, alltoallsmem, (shmem_team_t t, void* d, const void* s, ptrdiff_t
 TANDEM_REDUCE_BITWISE_TYPES(TANDEM_DEFINE_REDUCE_BITWISE)
 TANDEM_REDUCE_MINMAX_TYPES(TANDEM_DEFINE_REDUCE_MINMAX)
 TANDEM_REDUCE_ARITH_TYPES(TANDEM_DEFINE_REDUCE_ARITH)
+
+// The nonblocking forms: the same with _nbi and the request last.
+#define R request(TANDEM_CALL, r)
+#define TANDEM_DEFINE_COLL_NBI(T, N)                                                                     \
+  TANDEM_APIX(int, N##_broadcast_nbi, (shmem_team_t t, T * d, const T* s, size_t n, int root, shmemx_req_h* r)) { \
+    return broadcast(TANDEM_CALL, t, d, s, n * sizeof(T), root, R);                                     \
+  }                                                                                                      \
+  TANDEM_APIX(int, N##_collect_nbi, (shmem_team_t t, T * d, const T* s, size_t n, shmemx_req_h* r)) {   \
+    return collect(TANDEM_CALL, t, d, s, n * sizeof(T), false, R);                                      \
+  }                                                                                                      \
+  TANDEM_APIX(int, N##_fcollect_nbi, (shmem_team_t t, T * d, const T* s, size_t n, shmemx_req_h* r)) {  \
+    return collect(TANDEM_CALL, t, d, s, n * sizeof(T), true, R);                                       \
+  }                                                                                                      \
+  TANDEM_APIX(int, N##_alltoall_nbi, (shmem_team_t t, T * d, const T* s, size_t n, shmemx_req_h* r)) {  \
+    return alltoall(TANDEM_CALL, t, d, s, n, sizeof(T), 1, 1, R);                                       \
+  }                                                                                                      \
+  TANDEM_APIX(int, N##_alltoalls_nbi, (shmem_team_t t, T * d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, shmemx_req_h* r)) { \
+    return alltoall(TANDEM_CALL, t, d, s, n, sizeof(T), dst, sst, R);                                   \
+  }
+TANDEM_COLL_TYPES(TANDEM_DEFINE_COLL_NBI)
+
+TANDEM_APIX(int, broadcastmem_nbi, (shmem_team_t t, void* d, const void* s, size_t n, int root, shmemx_req_h* r)) {
+  return broadcast(TANDEM_CALL, t, d, s, n, root, R);
+}
+TANDEM_APIX(int, collectmem_nbi, (shmem_team_t t, void* d, const void* s, size_t n, shmemx_req_h* r)) {
+  return collect(TANDEM_CALL, t, d, s, n, false, R);
+}
+TANDEM_APIX(int, fcollectmem_nbi, (shmem_team_t t, void* d, const void* s, size_t n, shmemx_req_h* r)) {
+  return collect(TANDEM_CALL, t, d, s, n, true, R);
+}
+TANDEM_APIX(int, alltoallmem_nbi, (shmem_team_t t, void* d, const void* s, size_t n, shmemx_req_h* r)) {
+  return alltoall(TANDEM_CALL, t, d, s, n, 1, 1, 1, R);
+}
+TANDEM_APIX(int, alltoallsmem_nbi, (shmem_team_t t, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, shmemx_req_h* r)) {
+  return alltoall(TANDEM_CALL, t, d, s, n, 1, dst, sst, R);
+}
+
+#define TANDEM_DEFINE_REDUCE_NBI(T, FN, FOLD, SCAN)                                                       \
+  TANDEM_APIX(int, FN##_nbi, (shmem_team_t t, T * d, const T* s, size_t n, shmemx_req_h* r)) {            \
+    return reduce<FOLD>(TANDEM_CALL, t, d, s, n, SCAN, R);                                                \
+  }
+#define TANDEM_DEFINE_REDUCE_NBI_BITWISE(T, N)              \
+  TANDEM_DEFINE_REDUCE_NBI(T, N##_and_reduce, And, Scan::None) \
+  TANDEM_DEFINE_REDUCE_NBI(T, N##_or_reduce, Or, Scan::None)   \
+  TANDEM_DEFINE_REDUCE_NBI(T, N##_xor_reduce, Xor, Scan::None)
+#define TANDEM_DEFINE_REDUCE_NBI_MINMAX(T, N)               \
+  TANDEM_DEFINE_REDUCE_NBI(T, N##_max_reduce, Max, Scan::None) \
+  TANDEM_DEFINE_REDUCE_NBI(T, N##_min_reduce, Min, Scan::None)
+#define TANDEM_DEFINE_REDUCE_NBI_ARITH(T, N)                      \
+  TANDEM_DEFINE_REDUCE_NBI(T, N##_sum_reduce, Sum, Scan::None)       \
+  TANDEM_DEFINE_REDUCE_NBI(T, N##_prod_reduce, Prod, Scan::None)     \
+  TANDEM_DEFINE_REDUCE_NBI(T, N##_sum_inscan, Sum, Scan::Inclusive)  \
+  TANDEM_DEFINE_REDUCE_NBI(T, N##_sum_exscan, Sum, Scan::Exclusive)
+TANDEM_REDUCE_BITWISE_TYPES(TANDEM_DEFINE_REDUCE_NBI_BITWISE)
+TANDEM_REDUCE_MINMAX_TYPES(TANDEM_DEFINE_REDUCE_NBI_MINMAX)
+TANDEM_REDUCE_ARITH_TYPES(TANDEM_DEFINE_REDUCE_NBI_ARITH)
+
+TANDEM_APIX(int, team_sync_nbi, (shmem_team_t team, shmemx_req_h* r)) {
+  const char* call = TANDEM_CALL;
+  Team& t = team_of(call, "team", team);
+  *request(call, r) = coll::post(call, t, [call, &t] { team_sync(call, t); }, {}, {});
+  return 0;
+}
+#undef R
+
+TANDEM_APIX(int, req_test, (shmemx_req_h* req)) { return coll::test(TANDEM_CALL, req); }
+TANDEM_APIX(void, req_wait, (shmemx_req_h* req)) { coll::wait(TANDEM_CALL, req); }
+TANDEM_APIX(void, req_waitall, (size_t count, shmemx_req_h* reqs)) { coll::wait_all(TANDEM_CALL, count, reqs); }
 
 // The deprecated active-set collectives on 32- and 64-bit elements.
 #define TANDEM_DEFINE_COLL_SIZED(BITS)                                                                    \

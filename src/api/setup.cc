@@ -17,6 +17,7 @@
 
 #include "api/api.h"
 #include "boot/pmix_boot.h"
+#include "coll/nbc.h"
 #include "coll/team.h"
 #include "core/cards.h"
 #include "mem/shared_file.h"
@@ -341,6 +342,7 @@ void runtime_finalize(const char* call) {
   Runtime& r = rt();
   if (!r.initialized) fatal(call, "called before shmem_init (or more often than shmem_init)");
   if (--r.init_count > 0) return;
+  coll::settle_all(call);  // the nonblocking collectives still in flight
   scheduler().quiet(call);
   if (r.config.stats) {
     const Scheduler::Stats s = scheduler().stats();

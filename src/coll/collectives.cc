@@ -2,11 +2,14 @@
 
 #include <utility>
 
+#include "core/fiber.h"
+
 namespace tandem::coll {
 
 void* scratch(size_t bytes, int which) {
-  thread_local std::vector<std::max_align_t> buffers[2];
-  std::vector<std::max_align_t>& buffer = buffers[which];
+  thread_local Scratch own;
+  Fiber* fiber = Fiber::current();
+  std::vector<std::max_align_t>& buffer = (fiber ? *static_cast<Scratch*>(fiber->data()) : own).buffers[which];
   const size_t words = (bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
   if (buffer.size() < words) buffer.resize(words);
   return buffer.data();

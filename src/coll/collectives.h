@@ -41,6 +41,7 @@
 
 #include <cstddef>
 #include <type_traits>
+#include <vector>
 
 #include "coll/team.h"
 #include "mem/target.h"
@@ -127,9 +128,14 @@ void release_node(Group& g, void* dest);
 
 enum class Scan { None, Inclusive, Exclusive };
 
-// Working memory of this thread's collectives, kept from call to call and grown as needed:
-// a fresh large buffer would cost a page fault per page on every call (the allocator gives
+// Working memory of a thread's collectives, kept from call to call and grown as needed: a
+// fresh large buffer would cost a page fault per page on every call (the allocator gives
 // such buffers back to the system when they are freed).  `which` names one of two buffers.
+// A collective that runs on a fiber (nbc.h) uses the Scratch its fiber carries (its data()):
+// it may be resumed by another thread, and another collective may run on this one meanwhile.
+struct Scratch {
+  std::vector<std::max_align_t> buffers[2];
+};
 void* scratch(size_t bytes, int which);
 
 // out[i] = fold(a[i], b[i]); out may be a.  A loop the compiler can vectorise, unrolled:

@@ -189,6 +189,7 @@ void disseminate(const char* call, Team& team, int n, int me, uint64_t epoch, Pe
 }  // namespace
 
 void team_sync(const char* call, Team& team) {
+  settle_requests(call, team);
   const int n = team.size();
   if (n == 1) return;
   publish_program_turn();
@@ -237,6 +238,7 @@ bool team_split(const char* call, Team& parent, int count, const std::vector<int
 void team_destroy(const char* call, Team& team) {
   if (&team == &team_world || &team == &team_shared)
     fatal(call, "team = %s cannot be destroyed", &team == &team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
+  settle_requests(call, team);
   scheduler().quiet(call);
   used_slots.give(team.slot);
   teams().destroy(&team);

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/backoff.h"
 #include "core/peer_pages.h"
 #include "core/slot_set.h"
 
@@ -115,10 +116,24 @@ void team_destroy(const char* call, Team& team);
 // notification (those name a PE below 2^31 in their top half, so their top bit is clear).
 bool stamp_landed(uint64_t data);
 
+namespace coll {
+// Completes every nonblocking collective in flight on `team` (nbc.h).
+void settle(const char* call, Team& team);
+}  // namespace coll
+
+// Before a blocking collective, sync, split or destruction of `team` (not one that runs as a
+// nonblocking collective's request, on its fiber): the team's requests complete first, in
+// the order they were posted, as on every other PE of the team.
+inline void settle_requests(const char* call, Team& team) {
+  if (background_requests.load(std::memory_order_relaxed) > 0 && !Fiber::current()) coll::settle(call, team);
+}
+
 // The PEs of one collective call: a team, or an active set with its pSync array.
 class Group {
  public:
-  Group(const char* call, Team& team) : call_(call), team_(&team), size_(team.size()), rank_(team.rank) {}
+  Group(const char* call, Team& team) : call_(call), team_(&team), size_(team.size()), rank_(team.rank) {
+    settle_requests(call, team);
+  }
   Group(const char* call, int start, int log_stride, int size, long* psync, size_t psync_len);
 
   int size() const { return size_; }

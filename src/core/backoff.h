@@ -9,10 +9,25 @@
 #include <atomic>
 #include <cstdint>
 
+#include "core/fiber.h"
 #include "core/runtime.h"
 #include "core/spin_lock.h"
 
 namespace tandem {
+
+// Work that the PE's waits drive besides the network: the nonblocking collectives' requests
+// (coll/nbc.h).  `background_requests` counts those not yet complete; while there are any, a
+// wait of the PE calls run_background(), which resumes the ones that can go on (unless
+// another thread is resuming them), so that a PE that waits for something else (a flag a
+// peer sets once its own collective completes) still does its part; so does the progress
+// thread.  It returns true while one of them waits for this node's memory, which no
+// traffic announces.
+inline std::atomic<int> background_requests{0};
+inline bool (*run_background)() = nullptr;
+// PE threads in a wait for requests (shmemx_req_wait, or a blocking collective that first
+// completes its team's): they resume the requests themselves, and the progress thread keeps
+// off them meanwhile.
+inline std::atomic<int> background_waiters{0};
 
 class Backoff {
  public:
@@ -29,7 +44,19 @@ class Backoff {
   // The progress comes last: what it completes (a notification drained from the ring, a
   // network completion) is seen by the caller's next look at once, not after the CPU pause
   // (about 40 ns on recent x86 cores, the gap a notification had to a signal on a node).
+  //
+  // On a fiber (a nonblocking collective's) a pause is a yield: the thread that resumed it
+  // goes on, and drives the progress (coll/nbc.cc).  Elsewhere it first resumes the requests
+  // that wait.  Neither in the transport's own waits (without_progress()), which may hold
+  // its lock.
   void pause() {
+    if (background_) {
+      if (Fiber* fiber = Fiber::current()) {
+        fiber->yield(awaited_.pe >= 0);
+        return;
+      }
+      if (background_requests.load(std::memory_order_relaxed) > 0) (void)run_background();
+    }
     if (polls_ < limit_) {
       ++polls_;
       cpu_relax();
@@ -40,7 +67,8 @@ class Backoff {
   }
 
  private:
-  Backoff(const char* call, void (*progress)(const char*, AwaitedPe*)) : call_(call), progress_(progress) {
+  Backoff(const char* call, void (*progress)(const char*, AwaitedPe*))
+      : call_(call), progress_(progress), background_(call != nullptr) {
     const Config& c = rt().config;
     if (c.yield == Config::Yield::Always) limit_ = 0;
     else if (c.yield == Config::Yield::Never) limit_ = ~0ull;
@@ -59,6 +87,7 @@ class Backoff {
   unsigned long long limit_;
   const char* call_;
   void (*progress_)(const char*, AwaitedPe*);  // the network's progress, when PEs span nodes
+  bool background_;  // pauses yield on a fiber and resume the requests elsewhere
   AwaitedPe awaited_;
 };
 

@@ -125,8 +125,24 @@ void ProgressThread::run() {
   constexpr unsigned long kSharedCoreTimerSlackNs = 200000;
   if (!own_core) prctl(PR_SET_TIMERSLACK, kSharedCoreTimerSlackNs);
   ofi::Transport::mark_helper_thread();
+  // While nonblocking collectives are in flight (run_background, core/backoff.h) the thread
+  // resumes them after each wake.  Where one waits for this node's memory, which no traffic
+  // announces, it looks again after kLocalWaitUs; where all wait for other nodes their
+  // traffic wakes it, and kNetworkWaitUs bounds the sleep that follows a wake whose
+  // completion its own progress read just before sleeping.
+  constexpr int kLocalWaitUs = 50, kNetworkWaitUs = 1000, kIdleUs = 100000;
   while (!stopping_.load(std::memory_order_acquire)) {
     if (scheduler().proxy_work()) scheduler().run_held("the progress thread");
+    int sleep_us = kIdleUs;
+    // The requests are resumed by the PE itself while it waits for them: the thread would
+    // only take the lock from it.
+    const bool requests = background_requests.load(std::memory_order_relaxed) > 0 &&
+                          background_waiters.load(std::memory_order_relaxed) == 0;
+    if (requests) sleep_us = run_background() ? kLocalWaitUs : kNetworkWaitUs;
+    // Writes in flight (a large one that the provider sends piece by piece as the socket
+    // takes it) move only with progress, which no traffic of theirs asks for: pushed every
+    // kLocalWaitUs too.
+    if (requests && network_->maybe_in_flight()) sleep_us = kLocalWaitUs;
     if (own_core && network_->maybe_in_flight()) {
       // Push while the PE computes or copies; a PE that waits in the library pushes itself.
       if (!network_->pe_driving()) {
@@ -135,7 +151,7 @@ void ProgressThread::run() {
       }
       for (int i = 0; i < 64; ++i) cpu_relax();  // a few us, so the PE's posts get the lock
     } else {
-      network_->wait_for_activity(100000, busy);
+      network_->wait_for_activity(sleep_us, busy, requests);
     }
   }
 }

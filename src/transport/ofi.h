@@ -250,8 +250,14 @@ class Transport {
   // drives progress itself (or holds the lock) the call only pauses (50 us, doubling up to
   // 400 us while the PE keeps driving, 3.2 ms where peers ring its doorbell: nbi_posted()
   // ends such a pause); otherwise it first writes a batch of puts no put joined since its
-  // last look, and sleeps at most 1 ms while a batch is open.
-  void wait_for_activity(int timeout_us, bool (*busy)() = nullptr);
+  // last look, and sleeps at most 1 ms while a batch is open.  With `requests` (work in
+  // flight that only the thread's turns move while the PE computes: the nonblocking
+  // collectives) it keeps off only while the PE drives right now (a turn or look in the
+  // last 10 us), with the shortest pause, and serves otherwise.
+  void wait_for_activity(int timeout_us, bool (*busy)() = nullptr, bool requests = false);
+  // The PE's threads took a turn or a look in the last 10 us: a PE thread waits in the
+  // library now, driving progress (and the requests) itself.
+  bool pe_driving_now() const;
   // Called by the progress thread when it starts: its turns of progress are not the PE's.
   static void mark_helper_thread();
   // Whether the PE's threads drove progress since the progress thread last asked: they

@@ -151,7 +151,7 @@ void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const Serv
   if (n > 0 && signals_pending_.load(std::memory_order_relaxed) > 0) post_ready_signals();
 }
 
-void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
+void Engine::wait_for_activity(int timeout_us, bool (*busy)(), bool requests) {
   // Sleep (progress_sleep.h) on the CQ's file descriptor (once fi_trywait says nothing is
   // pending) or on the provider's sockets, without holding the lock; then progress.
   // Without either, sleep kPollSleepUs between progress calls: incoming operations wait at
@@ -169,8 +169,12 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
   // often needs a second service: a quiet's, after its put).  Either way it looks again
   // after the shortest pause: a PE still in its wait (a barrier that its peer left first)
   // may leave it for computing just after, and the peer rings once.
-  constexpr int64_t kDrivingNowNs = 10000;
-  if (pe_driving() || sleep_.take_pe_drove()) {
+  //
+  // With `requests` in flight (ofi.h) the PE counts as driving only while it took a turn
+  // within kDrivingNowNs, and the pause is the shortest: a PE that posted a collective and
+  // went off to compute must find its part done, not wait for the doubling pauses to end.
+  if (requests ? pe_driving_now() : pe_driving() || sleep_.take_pe_drove()) {
+    if (requests) sleep_.shorten_pause();
     if (sleep_.pause_while_driving()) {
       if (pe_.since_last_ns() >= kDrivingNowNs && read_cq_unless_busy()) (void)pe_driving();
       sleep_.shorten_pause();
@@ -205,7 +209,7 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)()) {
   // Woken by traffic that the PE, if it drives meanwhile, takes itself: the thread then
   // pauses as above instead of sleeping on the wait object again, which the PE's traffic
   // would end at once.
-  if (pe_driving() || !read_cq_unless_busy()) sleep_.note_pe_drove();
+  if ((!requests && pe_driving()) || !read_cq_unless_busy()) sleep_.note_pe_drove();
 }
 
 namespace {

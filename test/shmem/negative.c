@@ -31,6 +31,12 @@
  *   destroyed_team    shmem_team_translate_pe from a team every PE destroyed before
  *   garbage_team      shmem_team_sync on a pointer that is no team
  *   bad_root          shmem_long_broadcast on SHMEM_TEAM_WORLD from PE_root = 99
+ *   req_twice         shmemx_req_wait on a copy of a request that every PE completed before
+ *   req_garbage       shmemx_req_test on a pointer that is no request
+ *   req_null          shmemx_long_sum_reduce_nbi with req = NULL
+ *   nbi_destroyed_team  shmemx_team_sync_nbi on a team every PE destroyed before
+ *   nbi_overlap       shmemx_long_fcollect_nbi into the dest of a broadcast still in flight
+ *                     (SHMEM_DEBUG=1, 2 PEs or more: the others are in a barrier)
  *   bad_active_set    shmem_barrier with PE_size = 0
  *   team_ctx_pe       shmem_ctx_long_p on a SHMEM_TEAM_SHARED context to pe = 64
  *   win_no_epoch      shmemx_win_long_put with no epoch open (every PE made the window)
@@ -101,9 +107,15 @@ int main(int argc, char **argv) {
   shmemx_win_t win = SHMEMX_WIN_INVALID;
   if (strncmp(c, "win_", 4) == 0) shmemx_win_create(SHMEM_TEAM_WORLD, object, 64, &win);
   shmem_team_t destroyed_team = SHMEM_TEAM_INVALID;
-  if (strcmp(c, "destroyed_team") == 0) {
+  if (strcmp(c, "destroyed_team") == 0 || strcmp(c, "nbi_destroyed_team") == 0) {
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, npes, NULL, 0, &destroyed_team);
     shmem_team_destroy(destroyed_team);
+  }
+  shmemx_req_h completed = SHMEMX_REQ_NULL, copy = SHMEMX_REQ_NULL;
+  if (strcmp(c, "req_twice") == 0) {
+    shmemx_team_sync_nbi(SHMEM_TEAM_WORLD, &completed);
+    copy = completed;
+    shmemx_req_wait(&completed);
   }
   shmem_barrier_all();
   if (strcmp(c, "none") == 0) {
@@ -192,6 +204,20 @@ int main(int argc, char **argv) {
     shmem_team_sync((shmem_team_t)(big + 8));
   } else if (strcmp(c, "bad_root") == 0) {
     shmem_long_broadcast(SHMEM_TEAM_WORLD, (long *)object, (long *)after, 1, 99);
+  } else if (strcmp(c, "req_twice") == 0) {
+    shmemx_req_wait(&copy);
+  } else if (strcmp(c, "req_garbage") == 0) {
+    shmemx_req_h garbage = (shmemx_req_h)(big + 16);
+    shmemx_req_test(&garbage);
+  } else if (strcmp(c, "req_null") == 0) {
+    shmemx_long_sum_reduce_nbi(SHMEM_TEAM_WORLD, (long *)object, (long *)after, 1, NULL);
+  } else if (strcmp(c, "nbi_destroyed_team") == 0) {
+    shmemx_req_h req;
+    shmemx_team_sync_nbi(destroyed_team, &req);
+  } else if (strcmp(c, "nbi_overlap") == 0) {
+    shmemx_req_h first, second;
+    shmemx_long_broadcast_nbi(SHMEM_TEAM_WORLD, (long *)object, (long *)after, 4, 0, &first);
+    shmemx_long_fcollect_nbi(SHMEM_TEAM_WORLD, (long *)object + 2, (long *)after, 1, &second);
   } else if (strcmp(c, "bad_active_set") == 0) {
     static long psync[SHMEM_BARRIER_SYNC_SIZE];
     shmem_barrier(0, 0, 0, psync);

@@ -121,6 +121,9 @@ endforeach()
 # The collectives' stamps across nodes as ordered writes of their own instead of riding on
 # the data's write (the fallback where writes carry no notification word).
 tandem_shmem_test(collectives_messages PROGRAM collectives NP 2 4 ENV TANDEM_NOTIFY=messages LABELS internode)
+# The nonblocking collectives: every routine and type against its blocking twin, several in
+# flight on two teams, mixed with RMA and blocking collectives.
+tandem_shmem_test(nbc)
 # The producer-consumer example of man 7 tandem_notify, compiled from the page.
 tandem_shmem_test(notify_example)
 # Every man page renders without warnings.
@@ -464,6 +467,18 @@ tandem_shmem_failure(bad_garbage_team garbage_team 1
   "shmem_team_sync on PE @PE@: team = ${addr} is not a team")
 tandem_shmem_failure(bad_root bad_root 1
   "shmem_long_broadcast on PE @PE@: PE_root = 99 is out of range")
+# The nonblocking collectives' requests and arguments.
+tandem_shmem_failure(bad_req_twice req_twice 1
+  "shmemx_req_wait on PE @PE@: req = ${addr} is no request in flight: completed already")
+tandem_shmem_failure(bad_req_garbage req_garbage 1
+  "shmemx_req_test on PE @PE@: req = ${addr} is no request in flight")
+tandem_shmem_failure(bad_req_null req_null 1
+  "shmemx_long_sum_reduce_nbi on PE @PE@: req = NULL")
+tandem_shmem_failure(bad_nbi_destroyed_team nbi_destroyed_team 1
+  "shmemx_team_sync_nbi on PE @PE@: team = ${addr} is not a team: destroyed")
+tandem_shmem_failure(bad_nbi_overlap nbi_overlap 1
+  "shmemx_long_fcollect_nbi on PE @PE@: dest overlaps the dest of a shmemx_long_broadcast_nbi still in flight"
+  NP 2 4 ENV SHMEM_DEBUG=1)
 tandem_shmem_failure(bad_active_set bad_active_set 1
   "shmem_barrier on PE @PE@: PE_size = 0 is not a positive number of PEs")
 tandem_shmem_failure(bad_team_ctx_pe team_ctx_pe 1

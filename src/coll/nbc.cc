@@ -1,0 +1,205 @@
+#include "coll/nbc.h"
+
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "coll/collectives.h"
+#include "core/backoff.h"
+#include "core/error.h"
+#include "core/fiber.h"
+#include "core/handle_table.h"
+#include "core/spin_lock.h"
+
+// shmemx_req_h points to a tandem_req: the Request that a post made.
+struct tandem_req {
+  long reserved;
+};
+
+namespace tandem::coll {
+
+namespace {
+
+struct Request {
+  const char* call;
+  Team* team;
+  std::function<void()> body;
+  Span dest, source;
+  std::atomic<bool> done{false};
+};
+
+// The handles: a completed request's slot is free again, so a handle tested or waited after
+// its completion is no live request (unless a later post took the slot meanwhile).
+using RequestTable = HandleTable<Request, 1 << 20>;
+RequestTable& requests() { return Singleton<RequestTable>::get(); }
+
+// A team's requests, in the order posted; the first runs on `fiber` once begun.
+struct Lane {
+  Team* team = nullptr;
+  std::deque<Request*> queue;
+  std::unique_ptr<Fiber> fiber;
+  Scratch scratch;  // the running request's working memory (coll::scratch)
+};
+
+// Guards the lanes and the fibers: the thread that holds it resumes them.
+std::mutex lanes_mutex;
+std::vector<std::unique_ptr<Lane>> lanes;
+
+Lane& lane_of(Team& team) {
+  for (auto& lane : lanes)
+    if (lane->team == &team) return *lane;
+  for (auto& lane : lanes)
+    if (!lane->team) {
+      lane->team = &team;
+      return *lane;
+    }
+  lanes.push_back(std::make_unique<Lane>());
+  lanes.back()->team = &team;
+  return *lanes.back();
+}
+
+// Runs the lane's first request until it waits; a request that completes makes way for the
+// next, which starts at once.  Returns true where the running one waits for this node's
+// memory.  `lanes_mutex` held.
+bool run_lane(Lane& lane) {
+  while (!lane.queue.empty()) {
+    Request* r = lane.queue.front();
+    if (!lane.fiber) {
+      lane.fiber = std::make_unique<Fiber>(std::move(r->body));
+      lane.fiber->set_data(&lane.scratch);
+    }
+    if (!lane.fiber->resume()) return !lane.fiber->waits_on_network();
+    lane.fiber.reset();
+    lane.queue.pop_front();
+    r->done.store(true, std::memory_order_release);
+    background_requests.fetch_sub(1, std::memory_order_relaxed);
+  }
+  lane.team = nullptr;  // free for another team
+  return false;
+}
+
+// Runs every lane; `lanes_mutex` held.
+bool run_lanes() {
+  bool local = false;
+  for (auto& lane : lanes)
+    if (lane->team) local |= run_lane(*lane);
+  return local;
+}
+
+bool resume_if_free() {
+  std::unique_lock<std::mutex> lock(lanes_mutex, std::try_to_lock);
+  return lock.owns_lock() && run_lanes();
+}
+
+bool overlaps(Span a, Span b) {
+  if (a.bytes == 0 || b.bytes == 0) return false;
+  const auto* x = static_cast<const char*>(a.start);
+  const auto* y = static_cast<const char*>(b.start);
+  return x < y + b.bytes && y < x + a.bytes;
+}
+
+// SHMEM_DEBUG: a request's buffers must not overlap what a request in flight writes, nor
+// its dest what one reads.  `lanes_mutex` held.
+void check_overlaps(const char* call, const Request& r) {
+  for (auto& lane : lanes)
+    for (const Request* other : lane->queue) {
+      const char* what = overlaps(r.dest, other->dest)     ? "dest overlaps the dest"
+                         : overlaps(r.source, other->dest) ? "source overlaps the dest"
+                         : overlaps(r.dest, other->source) ? "dest overlaps the source"
+                                                           : nullptr;
+      if (what)
+        fatal(call, "%s of a %s still in flight (its buffers belong to it until it completes)", what, other->call);
+    }
+}
+
+Request* live_request(const char* call, shmemx_req_h req) {
+  if (!requests().live(req))
+    fatal(call, "req = %p is no request in flight: completed already (a request is waited or tested complete once), "
+          "or never made by a nonblocking collective", static_cast<void*>(req));
+  return reinterpret_cast<Request*>(req);
+}
+
+// Completes the requests that `done` waits for, resuming them meanwhile.
+template <typename Done>
+void wait_until(const char* call, Done done) {
+  if (done()) return;
+  background_waiters.fetch_add(1, std::memory_order_relaxed);
+  Backoff backoff(call);  // its pauses resume the requests (run_background)
+  while (!done()) backoff.pause();
+  background_waiters.fetch_sub(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+shmemx_req_h post(const char* call, Team& team, std::function<void()> body, Span dest, Span source) {
+  if (Fiber::current()) fatal(call, "internal error: a collective posted from a collective's fiber");
+  Request* r = requests().create();
+  if (!r) fatal(call, "more than %d requests in flight", 1 << 20);
+  r->call = call;
+  r->team = &team;
+  r->body = std::move(body);
+  r->dest = dest;
+  r->source = source;
+  {
+    std::lock_guard<std::mutex> lock(lanes_mutex);
+    if (rt().config.debug) check_overlaps(call, *r);
+    Lane& lane = lane_of(team);
+    lane.queue.push_back(r);
+    background_requests.fetch_add(1, std::memory_order_relaxed);
+    if (lane.queue.size() == 1) (void)run_lane(lane);
+  }
+  return reinterpret_cast<shmemx_req_h>(r);
+}
+
+int test(const char* call, shmemx_req_h* req) {
+  if (!req) fatal(call, "req = NULL");
+  if (*req == SHMEMX_REQ_NULL) return 1;
+  Request* r = live_request(call, *req);
+  if (!r->done.load(std::memory_order_acquire)) {
+    (void)resume_if_free();
+    drive_progress_in_spin();
+    if (!r->done.load(std::memory_order_acquire)) return 0;
+  }
+  requests().destroy(r);
+  *req = SHMEMX_REQ_NULL;
+  return 1;
+}
+
+void wait(const char* call, shmemx_req_h* req) {
+  if (!req) fatal(call, "req = NULL");
+  if (*req == SHMEMX_REQ_NULL) return;
+  Request* r = live_request(call, *req);
+  wait_until(call, [&] { return r->done.load(std::memory_order_acquire); });
+  requests().destroy(r);
+  *req = SHMEMX_REQ_NULL;
+}
+
+void wait_all(const char* call, size_t count, shmemx_req_h* reqs) {
+  if (count > 0 && !reqs) fatal(call, "reqs = NULL with count = %zu", count);
+  for (size_t i = 0; i < count; ++i)
+    if (reqs[i] != SHMEMX_REQ_NULL) live_request(call, reqs[i]);
+  for (size_t i = 0; i < count; ++i) wait(call, &reqs[i]);
+}
+
+void settle(const char* call, Team& team) {
+  wait_until(call, [&] {
+    std::lock_guard<std::mutex> lock(lanes_mutex);
+    for (auto& lane : lanes)
+      if (lane->team == &team) return false;
+    return true;
+  });
+}
+
+void settle_all(const char* call) {
+  wait_until(call, [] { return background_requests.load(std::memory_order_relaxed) == 0; });
+}
+
+// Every wait of the PE resumes the requests.
+[[maybe_unused]] const bool registered = [] {
+  run_background = resume_if_free;
+  return true;
+}();
+
+}  // namespace tandem::coll

@@ -1,0 +1,73 @@
+// A fiber: a function that runs on a stack of its own and can stop part way (yield) to be
+// resumed later, by the thread that started it or by another.  The nonblocking collectives
+// run the blocking algorithms on fibers: where the algorithm would wait for a peer, the
+// fiber yields, and whoever drives the PE's progress (a library call, a test or wait of the
+// request, the progress thread) resumes it.
+//
+// Stacks come from a pool: kStackBytes of address space each, mapped without reserving
+// memory, below a page left inaccessible (an overflow faults there instead of writing into
+// whatever lies below), and kept for the next fiber when one ends: only the pages a fiber
+// touched cost memory, and starting one costs no system call once the pool holds a stack.
+//
+// A fiber never resumes another (resume() on a fiber is a fatal error), and the caller of
+// resume() must make sure that no two threads resume one fiber at once.
+#pragma once
+
+#include <ucontext.h>
+
+#include <cstddef>
+#include <functional>
+
+namespace tandem {
+
+class Fiber {
+ public:
+  static constexpr size_t kStackBytes = 1 << 20;
+
+  explicit Fiber(std::function<void()> body);
+  ~Fiber();
+  Fiber(const Fiber&) = delete;
+  Fiber& operator=(const Fiber&) = delete;
+
+  // Runs the fiber until it yields or its body returns; true once the body has returned.
+  bool resume();
+  bool done() const { return done_; }
+
+  // The fiber that the calling thread runs, or nullptr on a thread's own stack.  Out of line
+  // on purpose: a fiber may be resumed by another thread, and code that yields in a loop
+  // must read the thread's variable anew after each yield, which the compiler could
+  // otherwise keep from before it.
+  static Fiber* current();
+  // What the fiber's creator keeps with it (the collectives' working memory).
+  void* data() const { return data_; }
+  void set_data(void* data) { data_ = data; }
+  // Called on this fiber: back to the thread that resumed it, until the next resume().
+  // `network`: what the fiber waits for comes from another node (its arrival wakes the
+  // progress thread), not from this node's memory (which nothing announces).
+  void yield(bool network);
+  bool waits_on_network() const { return waits_on_network_; }
+
+ private:
+  static void start();
+  void switch_out(bool ending);
+
+  std::function<void()> body_;
+  char* stack_ = nullptr;  // the usable stack, kStackBytes above the guard page
+  ucontext_t fiber_{};
+  ucontext_t resumer_{};
+  bool done_ = false;
+  bool waits_on_network_ = false;
+  void* data_ = nullptr;
+  // The sanitizers' view of the switches: AddressSanitizer's fake stacks and the bounds of
+  // the stack that resumed the fiber; ThreadSanitizer's fibers.
+  void* fiber_fake_ = nullptr;
+  void* resumer_fake_ = nullptr;
+  const void* resumer_bottom_ = nullptr;
+  size_t resumer_size_ = 0;
+  void* tsan_fiber_ = nullptr;
+  void* tsan_resumer_ = nullptr;
+
+  static thread_local Fiber* current_;
+};
+
+}  // namespace tandem
