@@ -124,4 +124,13 @@ static void nbc_measure(const struct nbc_lib* lib, int c, size_t size, const str
   perf_emit_stat(size, n, metric, (struct perf_stat){pct[0], pct[1]});
 }
 
+/* Every collective (or `only`, nbc_only's answer) at every size of the options. */
+static void nbc_measure_all(const struct nbc_lib* lib, int only, const struct perf_opts* o, double turns_per_us) {
+  for (int c = 0; c < COLLECTIVES; ++c) {
+    if (only >= 0 && c != only) continue;
+    for (size_t size = perf_first_size(o); size <= o->max_size; size <<= 1)
+      if (c != SUM_REDUCE || size >= sizeof(long)) nbc_measure(lib, c, size, o, turns_per_us);
+  }
+}
+
 #endif

@@ -80,11 +80,7 @@ int main(int argc, char** argv) {
   source = perf_alloc(o.max_size * (size_t)npes);
   dest = perf_alloc(o.max_size * (size_t)npes);
   const struct nbc_lib lib = {npes, me, blocking, post, wait_req, barrier, max, min};
-  for (int c = 0; c < COLLECTIVES; ++c) {
-    if (only >= 0 && c != only) continue;
-    for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1)
-      if (c != SUM_REDUCE || size >= sizeof(long)) nbc_measure(&lib, c, size, &o, turns_per_us);
-  }
+  nbc_measure_all(&lib, only, &o, turns_per_us);
   free(source);
   free(dest);
   MPI_Finalize();

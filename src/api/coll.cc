@@ -24,8 +24,7 @@ struct Prod { template <typename T> T operator()(T a, T b) const { return static
 // bytes it writes and reads (SHMEM_DEBUG's overlap check).  `body(g)` runs the algorithm over
 // the team's Group, which a request builds on its fiber.
 template <typename Body>
-int on_team(const char* call, shmem_team_t team, shmemx_req_h* req, coll::Span dest, coll::Span source, Body body) {
-  Team& t = team_of(call, "team", team);
+int on_team(const char* call, Team& t, shmemx_req_h* req, coll::Span dest, coll::Span source, Body body) {
   if (!req) {
     Group g(call, t);
     body(g);
@@ -46,34 +45,35 @@ shmemx_req_h* request(const char* call, shmemx_req_h* req) {
 
 int broadcast(const char* call, shmem_team_t team, void* dest, const void* source, size_t bytes, int root,
               shmemx_req_h* req = nullptr) {
-  return on_team(call, team, req, {dest, bytes}, {source, bytes},
+  return on_team(call, team_of(call, "team", team), req, {dest, bytes}, {source, bytes},
                  [=](Group& g) { coll::broadcast(g, dest, source, bytes, g.rank_of_root(root, "PE_root"), true); });
 }
 
 // collect's dest size depends on every PE's count: its overlap check covers the source only.
 int collect(const char* call, shmem_team_t team, void* dest, const void* source, size_t bytes, bool same_size,
             shmemx_req_h* req = nullptr) {
-  const size_t whole = same_size && req ? bytes * static_cast<size_t>(team_of(call, "team", team).size()) : 0;
-  return on_team(call, team, req, {dest, whole}, {source, bytes},
+  Team& t = team_of(call, "team", team);
+  const size_t whole = same_size && req ? bytes * static_cast<size_t>(t.size()) : 0;
+  return on_team(call, t, req, {dest, whole}, {source, bytes},
                  [=](Group& g) { coll::collect(g, dest, source, bytes, same_size); });
 }
 
 int alltoall(const char* call, shmem_team_t team, void* dest, const void* source, size_t count, size_t elem,
              ptrdiff_t dst, ptrdiff_t sst, shmemx_req_h* req = nullptr) {
+  Team& t = team_of(call, "team", team);
   // The bytes from the first element of the first block to past the last of the last.
   const auto span = [&](ptrdiff_t stride) {
     if (!req || count == 0 || stride < 1) return size_t{0};
-    const size_t n = static_cast<size_t>(team_of(call, "team", team).size());
-    return ((n * count - 1) * static_cast<size_t>(stride) + 1) * elem;
+    return ((static_cast<size_t>(t.size()) * count - 1) * static_cast<size_t>(stride) + 1) * elem;
   };
-  return on_team(call, team, req, {dest, span(dst)}, {source, span(sst)},
+  return on_team(call, t, req, {dest, span(dst)}, {source, span(sst)},
                  [=](Group& g) { coll::alltoall(g, dest, source, count, elem, dst, sst); });
 }
 
 template <typename Op, typename T>
 int reduce(const char* call, shmem_team_t team, T* dest, const T* source, size_t count, Scan scan = Scan::None,
            shmemx_req_h* req = nullptr) {
-  return on_team(call, team, req, {dest, count * sizeof(T)}, {source, count * sizeof(T)},
+  return on_team(call, team_of(call, "team", team), req, {dest, count * sizeof(T)}, {source, count * sizeof(T)},
                  [=](Group& g) { coll::reduce(g, dest, source, count, coll::fold_of<T, Op>, scan); });
 }
 
@@ -195,8 +195,7 @@ TANDEM_REDUCE_ARITH_TYPES(TANDEM_DEFINE_REDUCE_NBI_ARITH)
 TANDEM_APIX(int, team_sync_nbi, (shmem_team_t team, shmemx_req_h* r)) {
   const char* call = TANDEM_CALL;
   Team& t = team_of(call, "team", team);
-  *request(call, r) = coll::post(call, t, [call, &t] { team_sync(call, t); }, {}, {});
-  return 0;
+  return on_team(call, t, request(call, r), {}, {}, [call, &t](Group&) { team_sync(call, t); });
 }
 #undef R
 

@@ -11,7 +11,6 @@
 #include "core/error.h"
 #include "core/fiber.h"
 #include "core/handle_table.h"
-#include "core/spin_lock.h"
 
 // shmemx_req_h points to a tandem_req: the Request that a post made.
 struct tandem_req {
@@ -24,7 +23,6 @@ namespace {
 
 struct Request {
   const char* call;
-  Team* team;
   std::function<void()> body;
   Span dest, source;
   std::atomic<bool> done{false};
@@ -138,7 +136,6 @@ shmemx_req_h post(const char* call, Team& team, std::function<void()> body, Span
   Request* r = requests().create();
   if (!r) fatal(call, "more than %d requests in flight", 1 << 20);
   r->call = call;
-  r->team = &team;
   r->body = std::move(body);
   r->dest = dest;
   r->source = source;

@@ -10,10 +10,11 @@
 // team's requests; finalize completes every request.
 //
 // What resumes them: the request's test and wait, any wait of the PE in the library
-// (Backoff::pause calls run_background(), core/backoff.h), and the progress thread, which
-// sleeps on the network's traffic while every fiber waits for another node and polls
-// briefly while one waits for this node's memory (nbi/progress_thread.cc).  The fibers are resumed under one
-// lock, by one thread at a time; a thread that finds it taken goes on with its own work.
+// (Backoff::pause calls run_background(), core/backoff.h), and the progress thread while no
+// PE thread waits for them, which sleeps on the network's traffic while every fiber waits
+// for another node and polls briefly while one waits for this node's memory
+// (nbi/progress_thread.cc).  The fibers are resumed under one lock, by one thread at a
+// time; a thread that finds it taken goes on with its own work.
 #pragma once
 
 #include <shmemx.h>

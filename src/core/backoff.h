@@ -50,12 +50,13 @@ class Backoff {
   // that wait.  Neither in the transport's own waits (without_progress()), which may hold
   // its lock.
   void pause() {
-    if (background_) {
+    // A fiber runs only while its request counts as in flight: no other wait pays the call.
+    if (background_ && background_requests.load(std::memory_order_relaxed) > 0) {
       if (Fiber* fiber = Fiber::current()) {
         fiber->yield(awaited_.pe >= 0);
         return;
       }
-      if (background_requests.load(std::memory_order_relaxed) > 0) (void)run_background();
+      (void)run_background();
     }
     if (polls_ < limit_) {
       ++polls_;

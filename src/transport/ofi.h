@@ -255,9 +255,6 @@ class Transport {
   // collectives) it keeps off only while the PE drives right now (a turn or look in the
   // last 10 us), with the shortest pause, and serves otherwise.
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr, bool requests = false);
-  // The PE's threads took a turn or a look in the last 10 us: a PE thread waits in the
-  // library now, driving progress (and the requests) itself.
-  bool pe_driving_now() const;
   // Called by the progress thread when it starts: its turns of progress are not the PE's.
   static void mark_helper_thread();
   // Whether the PE's threads drove progress since the progress thread last asked: they

@@ -147,9 +147,6 @@ class Engine {
   bool pe_driving();
   void wake_if_sleeping() { sleep_.wake_if_sleeping(); }
   void nbi_posted() { sleep_.wake_from_long_pause(); }
-  // The PE took a turn or a look within the last kDrivingNowNs: it waits in the library now.
-  static constexpr int64_t kDrivingNowNs = 10000;
-  bool pe_driving_now() const { return pe_.since_last_ns() < kDrivingNowNs; }
   void push() { in_flight(); }
   void wake() { sleep_.wake(); }
   size_t inject_size() const { return inject_size_; }

@@ -64,7 +64,6 @@ void Transport::look() { engine_->look(); }
 void Transport::wait_for_activity(int timeout_us, bool (*busy)(), bool requests) {
   engine_->wait_for_activity(timeout_us, busy, requests);
 }
-bool Transport::pe_driving_now() const { return engine_->pe_driving_now(); }
 void Transport::mark_helper_thread() { Engine::mark_helper_thread(); }
 bool Transport::pe_driving() { return engine_->pe_driving(); }
 void Transport::wake_if_sleeping() { engine_->wake_if_sleeping(); }
