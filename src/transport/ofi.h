@@ -252,8 +252,8 @@ class Transport {
   // ends such a pause); otherwise it first writes a batch of puts no put joined since its
   // last look, and sleeps at most 1 ms while a batch is open.  With `requests` (work in
   // flight that only the thread's turns move while the PE computes: the nonblocking
-  // collectives) it keeps off only while the PE drives right now (a turn or look in the
-  // last 10 us), with the shortest pause, and serves otherwise.
+  // collectives) it keeps off while the PE took a turn or look in the last 200 us, pausing
+  // as above, and serves otherwise.
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr, bool requests = false);
   // Called by the progress thread when it starts: its turns of progress are not the PE's.
   static void mark_helper_thread();
