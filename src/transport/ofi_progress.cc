@@ -261,7 +261,21 @@ void Engine::wait_count(const char* call, const std::atomic<uint64_t>& issued, c
   // counted in the order they come, so a count that reached the issued count as it was on
   // entry may include a later operation's completion and not this thread's own.
   auto caught_up = [&] { return done.load(std::memory_order_acquire) >= issued.load(std::memory_order_acquire); };
-  if (!caught_up()) progress_until(call, caught_up);
+  if (caught_up()) return;
+  if (Fiber* fiber = Fiber::current()) {
+    // A nonblocking collective's quiet (coll/nbc.h): the completions come from the network,
+    // and the PE goes on with its own work until they have; whoever resumes the fiber
+    // drives the progress meanwhile, and so does each turn here.
+    NetTimeout::Wait stall;
+    while (!caught_up()) {
+      progress();
+      if (caught_up()) break;
+      watch(call, stall, -1);
+      fiber->yield(true);
+    }
+    return;
+  }
+  progress_until(call, caught_up);
 }
 
 bool Engine::in_flight() {
