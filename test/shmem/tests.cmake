@@ -124,6 +124,7 @@ tandem_shmem_test(collectives_messages PROGRAM collectives NP 2 4 ENV TANDEM_NOT
 # The nonblocking collectives: every routine and type against its blocking twin, several in
 # flight on two teams, mixed with RMA and blocking collectives.
 tandem_shmem_test(nbc)
+tandem_shmem_test(example_cg PROGRAM example_cg ARGS 32 60 1)
 # The producer-consumer example of man 7 tandem_notify, compiled from the page.
 tandem_shmem_test(notify_example)
 # Every man page renders without warnings.
