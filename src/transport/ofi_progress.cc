@@ -265,11 +265,10 @@ void Engine::wait_count(const char* call, const std::atomic<uint64_t>& issued, c
   if (Fiber* fiber = Fiber::current()) {
     // A nonblocking collective's quiet (coll/nbc.h): the completions come from the network,
     // and the PE goes on with its own work until they have; whoever resumes the fiber
-    // drives the progress meanwhile, and so does each turn here.
+    // drives the progress meanwhile (a wait's pause, a test, the progress thread).
     NetTimeout::Wait stall;
+    progress();
     while (!caught_up()) {
-      progress();
-      if (caught_up()) break;
       watch(call, stall, -1);
       fiber->yield(true);
     }
