@@ -43,42 +43,38 @@ if [ "$summary_only" = 0 ]; then
         tandem=(-n "$pes" --nodes 2); mpi=(-np "$pes" --mca btl tcp,self); fi
       echo "nbc.sh: round $r/$rounds, $placement" >&2
       timeout 900 "$build/tools/oshrun/oshrun" "${tandem[@]}" "$build/perf/nbc" "${options[@]}" \
-        >"$out/tandem-$placement-$r.csv" 2>"$out/tandem-$placement-$r.err" ||
-        echo "nbc.sh: Tandem's run failed, see $out/tandem-$placement-$r.err" >&2
+        >"$out/round$r-tandem-$placement.csv" 2>"$out/round$r-tandem-$placement.err" ||
+        echo "nbc.sh: Tandem's run failed, see $out/round$r-tandem-$placement.err" >&2
       timeout 900 "$mpirun" "${mpi_options[@]}" "${mpi[@]}" "$build/perf/nbc_mpi" "${options[@]}" \
-        >"$out/mpi-$placement-$r.csv" 2>"$out/mpi-$placement-$r.err" ||
-        echo "nbc.sh: MPI's run failed, see $out/mpi-$placement-$r.err" >&2
+        >"$out/round$r-mpi-$placement.csv" 2>"$out/round$r-mpi-$placement.err" ||
+        echo "nbc.sh: MPI's run failed, see $out/round$r-mpi-$placement.err" >&2
     done
   done
 fi
 
-# The summary: per placement, collective and size, the medians over the rounds.
+# The summary: per placement, collective and size, the medians over the rounds (rounds.awk
+# reads the roundN-SETTING.csv files; the sizes come in the order the benchmarks print them).
 for placement in node nodes; do
-  ls "$out"/tandem-$placement-*.csv >/dev/null 2>&1 || continue
+  ls "$out"/round*-tandem-$placement.csv >/dev/null 2>&1 || continue
   echo
   [ "$placement" = node ] && echo "## One node: Tandem's shared memory, MPI's" ||
     echo "## Across nodes: Tandem on 2 virtual nodes, MPI over --mca btl tcp,self"
-  awk -F, '
-    FNR == 1 { lib = FILENAME ~ /\/tandem-/ ? "T" : "M" }
-    /^#/ || /median/ { next }
-    { split($3, a, "_"); c = a[1] == "sum" ? "sum_reduce" : a[1]; m = substr($3, length(c) + 2)
-      k = lib SUBSEP c SUBSEP $1 SUBSEP m; n[k]++; v[k, n[k]] = $4; C[c] = 1; S[$1 + 0] = 1 }
-    function median(k,   i, j, x, cnt, w) {
-      cnt = n[k]; if (!cnt) return ""
-      for (i = 1; i <= cnt; i++) w[i] = v[k, i]
-      for (i = 2; i <= cnt; i++) for (j = i; j > 1 && w[j] < w[j - 1]; j--) { x = w[j]; w[j] = w[j - 1]; w[j - 1] = x }
-      return cnt % 2 ? w[(cnt + 1) / 2] : (w[cnt / 2] + w[cnt / 2 + 1]) / 2 }
+  awk -F, -v libs="tandem-$placement mpi-$placement" -f "$here/rounds.awk" -f <(cat <<'AWK'
+    # One library's three cells for collective c at size z: Full / blocking, Post, Overlap.
+    function has(k) { return n[k] > 0 }
+    function cells(lib, c, z,   f, b, p, o) {
+      f = lib SUBSEP z SUBSEP c "_full_us"; b = lib SUBSEP z SUBSEP c "_blocking_us"
+      p = lib SUBSEP z SUBSEP c "_post_us"; o = lib SUBSEP z SUBSEP c "_overlap_pct"
+      if (has(f) && has(b) && median(b) > 0) printf " %.2f |", median(f) / median(b); else printf " |"
+      if (has(p)) printf " %.1f |", median(p); else printf " |"
+      if (has(o)) printf " %.0f |", median(o); else printf " |" }
     END {
-      ns = 0; for (s in S) sz[++ns] = s + 0
-      for (i = 2; i <= ns; i++) for (j = i; j > 1 && sz[j] < sz[j - 1]; j--) { x = sz[j]; sz[j] = sz[j - 1]; sz[j - 1] = x }
+      split(libs, lib, " ")
+      for (i = 1; i <= nr; i++) { split(rows[i], r, SUBSEP); if (!(r[1] in listed)) { listed[r[1]] = 1; sz[++ns] = r[1] } }
       split("broadcast fcollect alltoall sum_reduce", order, " ")
-      for (o = 1; o <= 4; o++) { c = order[o]; if (!(c in C)) continue
+      for (o = 1; o <= 4; o++) { c = order[o]; if (!has(lib[1] SUBSEP sz[1] SUBSEP c "_full_us")) continue
         printf "\n### %s\n\n| size | Tandem Full/blocking | Tandem Post us | Tandem Overlap %% | MPI Full/blocking | MPI Post us | MPI Overlap %% |\n|---|---|---|---|---|---|---|\n", c
-        for (i = 1; i <= ns; i++) { printf "| %d |", sz[i]
-          for (l = 1; l <= 2; l++) { lib = l == 1 ? "T" : "M"; b = lib SUBSEP c SUBSEP sz[i]
-            f = median(b SUBSEP "full_us"); bl = median(b SUBSEP "blocking_us")
-            p = median(b SUBSEP "post_us"); ov = median(b SUBSEP "overlap_pct")
-            printf(f != "" && bl > 0 ? " %.2f |" : " |", f / (bl > 0 ? bl : 1))
-            printf(p != "" ? " %.1f |" : " |", p); printf(ov != "" ? " %.0f |" : " |", ov) }
-          print "" } } }' "$out"/tandem-$placement-*.csv "$out"/mpi-$placement-*.csv
+        for (i = 1; i <= ns; i++) { printf "| %s |", sz[i]; cells(lib[1], c, sz[i]); cells(lib[2], c, sz[i]); print "" } } }
+AWK
+) "$out"/round*-tandem-$placement.csv "$out"/round*-mpi-$placement.csv
 done | tee "$out/summary.md"
