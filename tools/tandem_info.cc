@@ -15,7 +15,7 @@
 #include <string>
 
 #include "core/config.h"
-#include "transport/ofi_provider.h"
+#include "transport/ofi/provider.h"
 
 namespace {
 

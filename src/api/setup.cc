@@ -27,7 +27,7 @@
 #include "nbi/scheduler.h"
 #include "epoch/window.h"
 #include "notify/notify.h"
-#include "transport/ofi.h"
+#include "transport/ofi/transport.h"
 
 tandem_ctx tandem_ctx_default;
 
@@ -346,6 +346,7 @@ void runtime_finalize(const char* call) {
   scheduler().quiet(call);
   if (r.config.stats) {
     const Scheduler::Stats s = scheduler().stats();
+    const ofi::Transport::Stats n = r.spans_nodes ? network_transport().stats() : ofi::Transport::Stats{};
     fprintf(stderr,
             "Tandem stats: PE %d: %llu nbi copies held back (%llu bytes), %llu bytes of them copied "
             "while network transfers were in flight, %llu early runs of a full queue, %llu small puts "
@@ -353,20 +354,19 @@ void runtime_finalize(const char* call) {
             r.my_pe, static_cast<unsigned long long>(s.deferred_ops),
             static_cast<unsigned long long>(s.deferred_bytes), static_cast<unsigned long long>(s.overlapped_bytes),
             static_cast<unsigned long long>(s.early_drains),
-            static_cast<unsigned long long>(r.spans_nodes ? network_transport().coalesced_puts() : 0));
+            static_cast<unsigned long long>(n.coalesced_puts));
     if (progress_thread().running())
       fprintf(stderr, "Tandem stats: PE %d: the progress thread woke %llu times for traffic (connections watched: %zu)\n",
-              r.my_pe, static_cast<unsigned long long>(network_transport().traffic_wakes()),
-              network_transport().watched_connections());
+              r.my_pe, static_cast<unsigned long long>(n.traffic_wakes), n.watched_connections);
     if (progress_thread().running())
       fprintf(stderr, "Tandem stats: PE %d: peers rang its doorbell %llu times\n", r.my_pe,
-              static_cast<unsigned long long>(network_transport().doorbell_rings()));
+              static_cast<unsigned long long>(n.doorbell_rings));
     if (r.spans_nodes) {
       fprintf(stderr, "Tandem stats: PE %d: %llu software requests served (atomics and gets), %llu of them written into its rings\n",
-              r.my_pe, static_cast<unsigned long long>(network_transport().requests_served()),
-              static_cast<unsigned long long>(network_transport().requests_from_rings()));
+              r.my_pe, static_cast<unsigned long long>(n.requests_served),
+              static_cast<unsigned long long>(n.requests_from_rings));
       fprintf(stderr, "Tandem stats: PE %d: %llu messages dropped as not from the job\n", r.my_pe,
-              static_cast<unsigned long long>(network_transport().messages_dropped()));
+              static_cast<unsigned long long>(n.messages_dropped));
     }
   }
   team_sync(call, team_world);

@@ -1,6 +1,7 @@
 // What a wait on memory waits for, for the network timeout: the PE on another node whose
 // write it waits for (-1: none, or not known), and where the network engine's watch of that
-// PE stands while this PE has nothing outstanding (ofi_timeout.cc, Engine::watch_idle).
+// PE stands while this PE has nothing outstanding (transport/ofi/timeout.cc,
+// Engine::watch_idle).
 #pragma once
 
 #include <cstdint>

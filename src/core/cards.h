@@ -59,7 +59,7 @@ std::optional<SegmentCard> read_segment_card(std::string_view card);
 
 // A PE's network endpoint: its libfabric address, per region (segments, ...) the base and
 // the provider's key, its doorbell's port, and the secret that every message to it carries
-// (ofi_admit.cc).
+// (transport/ofi/admit.cc).
 struct EndpointCard {
   struct Region {
     uint64_t base = 0;

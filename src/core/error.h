@@ -18,7 +18,7 @@ void set_exit_hook(void (*hook)());
 // A PE that crashes must die of its signal, so that the launcher sees it and ends the job.
 // libinfinipath (loaded with libfabric's psm provider, here only when the program loads
 // libfabric itself: Tandem loads it later and keeps the signal dispositions the program had,
-// see transport/ofi_library.cc) installs handlers for the crash
+// see transport/ofi/library.cc) installs handlers for the crash
 // signals that print a backtrace and call exit(): that runs the at-exit shmem_finalize, a
 // collective, inside a signal handler on a possibly broken heap, and the job hangs.  It does
 // the same for the launcher's SIGTERM (and SIGINT, SIGHUP): a PE told to end then runs

@@ -10,7 +10,7 @@
 
 #include "core/backoff.h"
 #include "nbi/scheduler.h"
-#include "transport/ofi.h"
+#include "transport/ofi/transport.h"
 
 namespace tandem {
 

@@ -8,7 +8,7 @@
 #include "core/backoff.h"
 #include "core/clock.h"
 #include "notify/notify.h"
-#include "transport/ofi.h"
+#include "transport/ofi/transport.h"
 
 namespace tandem {
 

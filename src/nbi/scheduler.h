@@ -16,7 +16,7 @@
 #include "core/backoff.h"
 #include "nbi/op.h"
 #include "nbi/op_queue.h"
-#include "transport/ofi.h"
+#include "transport/ofi/transport.h"
 #include "transport/shm.h"
 
 namespace tandem {

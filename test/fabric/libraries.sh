@@ -2,7 +2,7 @@
 # libraries.sh TANDEM_INFO LIBTANDEM FABRIC_LIBDIR PMIX_LIBDIR HWLOC_LIBDIR: Tandem loads the
 # libfabric, PMIx and hwloc that configure found (through pkg-config, or in the prefixes of
 # --with-ofi, --with-pmix and --with-hwloc), not others the loader might find first:
-# tandem_info's Libraries lines (libfabric as the PEs load it, src/transport/ofi_library.cc;
+# tandem_info's Libraries lines (libfabric as the PEs load it, src/transport/ofi/library.cc;
 # PMIx and hwloc as the process linked them) name files in those directories, and so does
 # the loader for libtandem.so's own dependencies (its run path into the --with-* prefixes).
 set -u

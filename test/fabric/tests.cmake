@@ -3,7 +3,7 @@
 # instead), so that case is left out for it; udp;ofi_rxd and ofi_mrail, which Tandem refuses,
 # fail cases of their own (man 7 tandem, PROVIDERS).
 # net's wait object never rests before libfabric 1.20 (Tandem's progress thread sleeps on
-# its sockets instead: src/transport/socket_watch.h), so wait-rests is left out for it.
+# its sockets instead: src/transport/ofi/socket_watch.h), so wait-rests is left out for it.
 set(check "${TANDEM_BUILD}/test/fabric/provider_check")
 foreach(provider "tcp;ofi_rxm" sockets)
   string(REPLACE ";" "_" name "provider_check_${provider}")

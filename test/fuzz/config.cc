@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/config.h"
-#include "transport/ofi_provider.h"
+#include "transport/ofi/provider.h"
 
 using namespace tandem;
 

@@ -1,15 +1,15 @@
 // Fuzz target: the admission of messages that reach a PE's endpoint (message_problem,
-// src/transport/ofi_admit.cc).  The input is a message as it arrives (head, then what
+// src/transport/ofi/admit.cc).  The input is a message as it arrives (head, then what
 // follows).  A message that admission lets through is then applied here as the engine
-// applies it (ofi_software_atomic.cc, ofi_strided.cc, ofi_batch.cc) to segments allocated
-// at their exact sizes, so that the address sanitizer catches any byte it would touch
-// outside them.
+// applies it (software_atomic.cc, strided.cc and batch.cc of src/transport/ofi) to segments
+// allocated at their exact sizes, so that the address sanitizer catches any byte it would
+// touch outside them.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
-#include "transport/ofi_message.h"
+#include "transport/ofi/message.h"
 
 using namespace tandem::ofi;
 

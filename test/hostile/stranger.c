@@ -38,7 +38,7 @@
 #include <string.h>
 #include <time.h>
 
-/* Tandem's message head (src/transport/ofi_message.h), as a stranger that read the source
+/* Tandem's message head (src/transport/ofi/message.h), as a stranger that read the source
  * would send it: the target's secret (`proof`), which only the job's PEs learn, guessed. */
 struct message {
   uint8_t kind, op, type, segment;

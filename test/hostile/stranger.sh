@@ -19,7 +19,7 @@ unset TANDEM_BUILD  # read; no setting of the PEs'
 command -v ss >/dev/null || skip "needs ss (iproute2)"
 command -v fi_info >/dev/null && ! fi_info -p "$provider" >/dev/null 2>&1 && skip "libfabric has no provider $provider"
 mkdir -p "$WORKDIR/pids"
-# Tandem's settings for ofi_rxm (src/transport/ofi_library.cc), which a stranger that read
+# Tandem's settings for ofi_rxm (src/transport/ofi/library.cc), which a stranger that read
 # the source copies: ofi_rxm refuses connections whose buffer size differs.
 export FI_OFI_RXM_BUFFER_SIZE=512 FI_OFI_RXM_MSG_RX_SIZE=32
 

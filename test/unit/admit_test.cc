@@ -2,8 +2,8 @@
 
 #include <cstring>
 
-#include "transport/ofi_local.h"
-#include "transport/ofi_message.h"
+#include "transport/ofi/local.h"
+#include "transport/ofi/message.h"
 
 using namespace tandem::ofi;
 

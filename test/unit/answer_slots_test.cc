@@ -1,4 +1,4 @@
-#include "transport/answer_slots.h"
+#include "transport/ofi/answer_slots.h"
 
 #include <gtest/gtest.h>
 

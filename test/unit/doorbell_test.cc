@@ -1,4 +1,4 @@
-#include "transport/doorbell.h"
+#include "transport/ofi/doorbell.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

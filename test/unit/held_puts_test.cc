@@ -1,4 +1,4 @@
-#include "transport/held_puts.h"
+#include "transport/ofi/held_puts.h"
 
 #include <gtest/gtest.h>
 

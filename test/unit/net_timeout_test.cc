@@ -1,4 +1,4 @@
-#include "transport/net_timeout.h"
+#include "transport/ofi/net_timeout.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "transport/request_rings.h"
+#include "transport/ofi/request_rings.h"
 
 #include <gtest/gtest.h>
 

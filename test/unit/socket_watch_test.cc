@@ -1,4 +1,4 @@
-#include "transport/socket_watch.h"
+#include "transport/ofi/socket_watch.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The network timeout's bookkeeping (TANDEM_NET_TIMEOUT; how the inter-node engine uses it:
-// ofi_timeout.cc).  A wait keeps a Wait and asks due() each turn; the clock is read every
+// timeout.cc).  A wait keeps a Wait and asks due() each turn; the clock is read every
 // kTurns turns only.  No completion of this PE's operations for half the timeout: probe the
 // candidates, the PEs that operations went to since this PE last had none outstanding (the
 // epoch moves on each time it has none); no completion for the whole timeout: report the

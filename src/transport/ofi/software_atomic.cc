@@ -6,8 +6,8 @@
 // (answer_slots.h); otherwise both are messages.  An atomic on an array (a window
 // accumulate) travels as run requests, each carrying the operands of many elements: one
 // request and one answer per run, not per element.  Strided puts and gets of small blocks
-// travel the same way (ofi_strided.cc): the target applies a scatter here, in the order of
-// arrival, and answers a gather from deliver(); so do lists of nbi puts (ofi_batch.cc).
+// travel the same way (strided.cc): the target applies a scatter here, in the order of
+// arrival, and answers a gather from deliver(); so do lists of nbi puts (batch.cc).
 #include <rdma/fabric.h>
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_rma.h>
@@ -20,8 +20,8 @@
 
 #include "core/backoff.h"
 #include "core/error.h"
-#include "transport/ofi_engine.h"
-#include "transport/ofi_post.h"
+#include "transport/ofi/engine.h"
+#include "transport/ofi/post.h"
 #include "transport/shm.h"
 
 namespace tandem::ofi {

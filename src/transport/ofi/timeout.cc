@@ -34,8 +34,8 @@
 #include "core/backoff.h"
 #include "core/clock.h"
 #include "core/error.h"
-#include "transport/ofi_engine.h"
-#include "transport/ofi_post.h"
+#include "transport/ofi/engine.h"
+#include "transport/ofi/post.h"
 
 namespace tandem::ofi {
 

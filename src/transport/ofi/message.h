@@ -1,8 +1,8 @@
-// The messages of the inter-node engine's software path (ofi.h): atomics that the provider
-// cannot do, strided puts and gets of small blocks (scatters, gathers), lists of small nbi
-// puts, notifications where remote CQ data cannot carry them, and the network timeout's
-// probes.  A request is answered once the target applied it: by a message, or where the
-// provider talks through sockets by a write into the initiator's answer slots
+// The messages of the inter-node engine's software path (transport.h): atomics that the
+// provider cannot do, strided puts and gets of small blocks (scatters, gathers), lists of
+// small nbi puts, notifications where remote CQ data cannot carry them, and the network
+// timeout's probes.  A request is answered once the target applied it: by a message, or
+// where the provider talks through sockets by a write into the initiator's answer slots
 // (answer_slots.h).
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "transport/ofi_types.h"
+#include "transport/ofi/types.h"
 
 namespace tandem::ofi {
 
@@ -24,10 +24,10 @@ namespace tandem::ofi {
 // one segment (`compare` bytes of records: list_record()), which the target copies into place.
 // `proof` is the target's secret, as its card gave it (Engine::seal(), admit()).
 struct Message {
-  // Probe, ProbeAnswer: the network timeout's (ofi_timeout.cc).
+  // Probe, ProbeAnswer: the network timeout's (timeout.cc).
   // Applied: a request, run request or scatter that the target's read of the CQ applied (in
   // the order of arrival), its answer still to send; Refused: a message that admission
-  // dropped (ofi_admit.cc), its buffer still to post again; neither is ever on the wire.
+  // dropped (admit.cc), its buffer still to post again; neither is ever on the wire.
   enum Kind : uint8_t {
     Request = 1, Answer = 2, Notification = 3, Probe = 4, ProbeAnswer = 5, RunRequest = 6, Applied = 7,
     Scatter = 8, Gather = 9, Gathered = 10, List = 11, Refused = 12
@@ -68,7 +68,7 @@ inline size_t list_padded(size_t bytes) { return (bytes + 7) & ~size_t{7}; }
 // length `len` (head and what follows, in `operands`), its kind, its origin among `pes` PEs,
 // its segment among this PE's `segments` (`sizes`: each one's bytes, 0 where there is none)
 // and the extent of what it would read or write there.  Messages come from anything that
-// reaches the endpoint (ofi_admit.cc); none may make the target touch memory outside a segment.
+// reaches the endpoint (admit.cc); none may make the target touch memory outside a segment.
 const char* message_problem(const Message& m, const char* operands, size_t len, size_t pes, const size_t* sizes,
                             int segments);
 

@@ -1,4 +1,4 @@
-#include "transport/ofi_engine.h"
+#include "transport/ofi/engine.h"
 
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
@@ -21,8 +21,8 @@
 #include "core/backoff.h"
 #include "core/cards.h"
 #include "core/error.h"
-#include "transport/kept_signals.h"
-#include "transport/ofi_post.h"
+#include "transport/ofi/kept_signals.h"
+#include "transport/ofi/post.h"
 
 namespace tandem::ofi {
 
@@ -68,7 +68,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   info_ = choice.info;
   order_ = choice.order;
   rules_ = choice.rules;
-  emulated_ = choice.emulated;  // checked as it is followed (ofi_local.h)
+  emulated_ = choice.emulated;  // checked as it is followed (local.h)
   provider_ = info_->fabric_attr->prov_name;
   max_message_ = info_->ep_attr->max_msg_size ? info_->ep_attr->max_msg_size : SIZE_MAX;
   inject_size_ = info_->tx_attr->inject_size;
@@ -139,13 +139,13 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
     if (!ring_memory_.data()) fatal(call, "cannot reserve %zu bytes for the request rings of %zu PEs", bytes, ring_pes_);
     mr_[kRings] = local_.add(call, ring_memory_.data(), bytes, FI_REMOTE_WRITE);
   }
-  if (!operand_slots_) operand_slots_.reset(new OperandSlot[kOperandSlots]);
+  operands_.make();
   if (!runs_) runs_.reset(new Outgoing[kRunsInFlight]);
   if (!gather_answers_) gather_answers_.reset(new Outgoing[kGatherAnswers]);
   inbox_.assign(kInbox, Incoming{});
   if (rules_.mr_local) {
     local_.add(call, held_.batches(), kBatches * sizeof(Batch), local);
-    local_.add(call, operand_slots_.get(), kOperandSlots * sizeof(OperandSlot), local);
+    local_.add(call, operands_.slots(), OperandSlots::bytes(), local);
     local_.add(call, runs_.get(), kRunsInFlight * sizeof(Outgoing), local);
     local_.add(call, gather_answers_.get(), kGatherAnswers * sizeof(Outgoing), local);
     local_.add(call, inbox_.data(), inbox_.size() * sizeof(Incoming), local);
@@ -220,40 +220,37 @@ std::string Engine::card() const {
 }
 
 void Engine::connect(const char* call, int pes, int my_pe, Transport::CardOf card_of) {
-  static_assert(kUnresolved == FI_ADDR_NOTAVAIL, "an unresolved peer has no address");
+  static_assert(Peers::kUnresolved == FI_ADDR_NOTAVAIL, "an unresolved peer has no address");
   my_pe_ = my_pe;
-  // Remote CQ data names a PE in 30 bits (notifications, ofi_signal.cc).
+  // Remote CQ data names a PE in 30 bits (notifications, signal.cc).
   if (static_cast<size_t>(pes) > (size_t{1} << 30)) fatal(call, "%d PEs: the network engine takes at most 2^30", pes);
-  pes_ = static_cast<size_t>(pes);
+  const size_t n = static_cast<size_t>(pes);
   card_of_ = std::move(card_of);
-  peer_address_.reset(new std::atomic<uint64_t>[pes_]);
-  for (size_t pe = 0; pe < pes_; ++pe) peer_address_[pe].store(kUnresolved, std::memory_order_relaxed);
-  ledger_.reset(pes_);
-  timeout_.reset(pes_, my_pe);
-  peer_cards_.reset(pes_);
-  rings_.reset(rings_on_ ? pes_ : 0);
-  held_.connect(pes_, answers_written_);
+  peers_.reset(n);
+  ledger_.reset(n);
+  timeout_.reset(n, my_pe);
+  rings_.reset(rings_on_ ? n : 0);
+  held_.connect(n, answers_written_);
   std::fill(std::begin(list_target_), std::end(list_target_), -1);
-  sleep_.connect(pes_, endpoint_name(call));
+  sleep_.connect(n, endpoint_name(call));
   timeout_.set_nudges(sleep_.rings());
 }
 
 uint64_t Engine::resolve(const char* call, int pe, bool locked) {
-  if (pe < 0 || static_cast<size_t>(pe) >= pes_) fatal(call, "no PE %d in a job of %zu", pe, pes_);
+  if (pe < 0 || static_cast<size_t>(pe) >= peers_.size()) fatal(call, "no PE %d in a job of %zu", pe, peers_.size());
   // The card is read outside the lock where it can be (PMIx answers from its own thread);
   // two threads that resolve one PE at once read it both, and the second finds it done.
   const std::string text = card_of_(call, pe);
   std::unique_lock<SpinLock> lock(mutex_, std::defer_lock);
   if (!locked) lock.lock();
-  std::atomic<uint64_t>& slot = peer_address_[static_cast<size_t>(pe)];
-  if (const uint64_t done = slot.load(std::memory_order_acquire); done != kUnresolved) return done;
+  if (const uint64_t done = peers_.address(pe); done != Peers::kUnresolved) return done;
   auto card = read_endpoint_card(text, kRegions);
   if (!card) fatal(call, "PE %d sent a malformed endpoint address (another build of Tandem?)", pe);
   fi_addr_t address = FI_ADDR_NOTAVAIL;
   if (fi_av_insert(av_, card->address.data(), 1, &address, 0, nullptr) != 1)
     fatal(call, "libfabric cannot insert the address of PE %d", pe);
   for (int r = 0; r < kRegions; ++r) {
-    PeerSegment& seg = peer_cards_.at(static_cast<size_t>(pe)).regions[r];
+    PeerSegment& seg = peers_.card(pe).regions[r];
     std::string& key = card->regions[static_cast<size_t>(r)].key;
     seg.base = card->regions[static_cast<size_t>(r)].base;
     if (key.empty()) continue;  // no such segment (an executable without globals)
@@ -267,10 +264,22 @@ uint64_t Engine::resolve(const char* call, int pe, bool locked) {
       fatal(call, "PE %d sent a malformed endpoint address (a key of %zu bytes)", pe, key.size());
     }
   }
-  peer_cards_.at(static_cast<size_t>(pe)).secret = card->secret;
+  peers_.card(pe).secret = card->secret;
   if (pe != my_pe_) sleep_.add_peer(pe, card->address, card->doorbell);
-  slot.store(address, std::memory_order_release);
+  peers_.resolved(pe, address);
   return address;
+}
+
+Transport::Stats Engine::stats() const {
+  Transport::Stats s;
+  s.coalesced_puts = held_.coalesced();
+  s.traffic_wakes = sleep_.traffic_wakes();
+  s.doorbell_rings = sleep_.doorbell_rings();
+  s.watched_connections = sleep_.watched();
+  s.requests_served = requests_served_.load(std::memory_order_relaxed);
+  s.requests_from_rings = requests_from_rings_.load(std::memory_order_relaxed);
+  s.messages_dropped = refused_.load(std::memory_order_relaxed);
+  return s;
 }
 
 void Engine::close() {
@@ -295,7 +304,7 @@ void Engine::close() {
   for (size_t i = 0; runs_ && i < kRunsInFlight; ++i) runs_[i].in_flight = false;
   for (size_t i = 0; gather_answers_ && i < kGatherAnswers; ++i) gather_answers_[i].in_flight = false;
   gathers_waiting_.clear();
-  for (size_t i = 0; operand_slots_ && i < kOperandSlots; ++i) operand_slots_[i].busy = false;
+  operands_.free_all();
   sleep_.close();
   ep_ = nullptr;
   info_ = nullptr;

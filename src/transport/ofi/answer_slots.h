@@ -1,5 +1,5 @@
 // The slots through which the answers to a PE's software atomics come back as writes into
-// its own memory (ofi_engine.h, Own) instead of as messages.  With libfabric 1.17's tcp
+// its own memory (engine.h, Own) instead of as messages.  With libfabric 1.17's tcp
 // provider every message received costs its receiver a signal of the provider's wait set (a
 // 1-byte write, a poll and a read: about 1.1 us on these machines); a write it receives
 // costs nothing beyond its bytes.

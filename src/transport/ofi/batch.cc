@@ -26,8 +26,8 @@
 #include <atomic>
 #include <cstring>
 
-#include "transport/ofi_engine.h"
-#include "transport/ofi_post.h"
+#include "transport/ofi/engine.h"
+#include "transport/ofi/post.h"
 
 namespace tandem::ofi {
 

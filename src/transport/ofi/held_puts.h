@@ -1,6 +1,6 @@
 // The small nbi puts that the inter-node engine holds to send together (HeldPuts, whose
-// rules ofi_batch.cc describes): a batch, one run of puts that continue one another, written
-// as one write; and lists, one per PE, whose records (list_record(), ofi_message.h) the
+// rules batch.cc describes): a batch, one run of puts that continue one another, written
+// as one write; and lists, one per PE, whose records (list_record(), message.h) the
 // target's progress copies into place.
 #pragma once
 
@@ -12,7 +12,7 @@
 #include <mutex>
 
 #include "core/peer_pages.h"
-#include "transport/ofi_message.h"
+#include "transport/ofi/message.h"
 
 namespace tandem::ofi {
 
@@ -124,7 +124,7 @@ class PutLists {
   uint64_t opened_ = 0;
 };
 
-// Which puts the engine holds, in which batch or list, and when they go (ofi_batch.cc).
+// Which puts the engine holds, in which batch or list, and when they go (batch.cc).
 // What is held goes out through the engine (`engine_`: its writes, its run buffers and
 // request answers); the engine tells it of quiets, answered lists and completed batches.
 class HeldPuts {

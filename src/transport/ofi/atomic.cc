@@ -1,13 +1,13 @@
 // The provider's atomics: single ones, fetching or not, and runs of them on arrays.  Types
-// the provider lacks take the software path (ofi_software_atomic.cc).
+// the provider lacks take the software path (software_atomic.cc).
 #include <rdma/fabric.h>
 #include <rdma/fi_atomic.h>
 
 #include <cstring>
 
 #include "core/backoff.h"
-#include "transport/ofi_engine.h"
-#include "transport/ofi_post.h"
+#include "transport/ofi/engine.h"
+#include "transport/ofi/post.h"
 
 namespace tandem::ofi {
 
@@ -68,7 +68,7 @@ void Engine::post_atomic(const char* call, int pe, int segment, uint64_t offset,
   LocalMemory::Hold hold;
   if (!result) {
     if (order_ == Order::All) ledger_.note_write(pe, false);
-    OperandSlot* slot = take_operand_slot(call);
+    OperandSlots::Slot* slot = take_operand_slot(call);
     memcpy(slot->operand, buffer, size);
     const LocalMemory::Buffer operands = stage(call, slot->operand, size, false, &hold);
     atomics_issued_.fetch_add(1, std::memory_order_acq_rel);
@@ -152,16 +152,11 @@ ssize_t Engine::write_atomic(uint64_t peer, const LocalMemory::Buffer& operands,
   return fi_atomicmsg(ep_, &msg, order_ == Order::All ? FI_COMPLETION : FI_COMPLETION | FI_DELIVERY_COMPLETE);
 }
 
-Engine::OperandSlot* Engine::take_operand_slot(const char* call) {
+OperandSlots::Slot* Engine::take_operand_slot(const char* call) {
   Backoff backoff = Backoff::without_progress();
   NetTimeout::Wait stall;
   for (;;) {
-    const size_t first = next_operand_slot_.fetch_add(1, std::memory_order_relaxed);
-    for (size_t k = 0; k < kOperandSlots; ++k) {
-      OperandSlot& slot = operand_slots_[(first + k) % kOperandSlots];
-      bool free = false;
-      if (slot.busy.compare_exchange_strong(free, true, std::memory_order_acquire)) return &slot;
-    }
+    if (OperandSlots::Slot* slot = operands_.try_take()) return slot;
     // Every slot's atomic is in flight: completions free them.
     progress();
     watch(call, stall);

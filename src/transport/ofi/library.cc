@@ -19,9 +19,9 @@
 #include <string>
 
 #include "core/error.h"
-#include "transport/answer_slots.h"
-#include "transport/kept_signals.h"
-#include "transport/ofi_provider.h"
+#include "transport/ofi/answer_slots.h"
+#include "transport/ofi/kept_signals.h"
+#include "transport/ofi/provider.h"
 
 namespace tandem::ofi {
 namespace {
@@ -59,7 +59,7 @@ void size_provider_pools() {
   setenv("FI_OFI_RXM_RX_SIZE", std::to_string(AnswerSlots::kSlots).c_str(), 0);
 }
 
-// The largest universe announce_job_size() gives (ofi_provider.h says why).
+// The largest universe announce_job_size() gives (provider.h says why).
 constexpr int kUniverse = 64;
 
 const Library& library() {

@@ -12,7 +12,7 @@
 
 #include "core/backoff.h"
 #include "core/error.h"
-#include "transport/ofi_engine.h"
+#include "transport/ofi/engine.h"
 
 namespace tandem::ofi {
 

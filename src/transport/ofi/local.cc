@@ -1,4 +1,4 @@
-#include "transport/ofi_local.h"
+#include "transport/ofi/local.h"
 
 #include <sys/random.h>
 #include <unistd.h>

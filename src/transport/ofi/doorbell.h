@@ -3,7 +3,7 @@
 // has gone unanswered for a while (NetTimeout::kNudgeNs).
 //
 // Why: while its PE waits in the library, the progress thread keeps off and only looks,
-// after pauses of up to 400 us, whether the PE still does (ofi_progress.cc); a PE that goes
+// after pauses of up to 400 us, whether the PE still does (progress.cc); a PE that goes
 // from a wait straight to computing leaves its peers' operations unserved until that look,
 // and sleeping on the connections meanwhile would wake the thread for every message the PE
 // takes itself.  Only the initiator knows that an operation is late, so it says so: one
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/peer_pages.h"
-#include "transport/socket_name.h"
+#include "transport/ofi/socket_name.h"
 
 namespace tandem::ofi {
 

@@ -5,7 +5,7 @@
 // provider's wait set, about 1.1 us here, and a write received costs nothing beyond its
 // bytes).
 //
-// Every PE holds one ring of kEntries per initiator (the region kRings of ofi_engine.h).
+// Every PE holds one ring of kEntries per initiator (the region kRings of engine.h).
 // The initiator numbers its requests to each target 0, 1, 2, ... (a sequence number of 32
 // bits that wraps) and writes request n whole, in one write, into entry n % kEntries of its
 // ring at the target, its tag last: the tag repeats the byte of n's generation (n /

@@ -27,8 +27,8 @@
 #include <rdma/fabric.h>
 #include <rdma/fi_eq.h>
 
-#include "transport/ofi_engine.h"
-#include "transport/ofi_post.h"
+#include "transport/ofi/engine.h"
+#include "transport/ofi/post.h"
 #include "transport/shm.h"
 
 namespace tandem::ofi {

@@ -1,4 +1,4 @@
-#include "transport/progress_sleep.h"
+#include "transport/ofi/progress_sleep.h"
 
 #include <fcntl.h>
 #include <time.h>

@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "core/error.h"
-#include "transport/ofi_engine.h"
+#include "transport/ofi/engine.h"
 
 namespace tandem::ofi {
 
@@ -88,7 +88,7 @@ const char* message_problem(const Message& m, const char* operands, size_t len, 
 
 bool Engine::admit(const Incoming& slot, size_t len) {
   const Message& m = slot.head;
-  const char* why = message_problem(m, slot.operands, len, pes_, size_, kSegments);
+  const char* why = message_problem(m, slot.operands, len, peers_.size(), size_, kSegments);
   if (!why && m.proof != secret_) why = "it does not carry this PE's secret";
   if (!why) return true;
   if (refused_.fetch_add(1, std::memory_order_relaxed) == 0)

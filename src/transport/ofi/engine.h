@@ -1,9 +1,8 @@
-// The inter-node engine behind ofi::Transport (ofi.h forwards each of its calls here; only
-// the transport's own files include this header): one libfabric RDM endpoint per PE with
-// RMA and atomics.  The symmetric heap and globals are registered once; a peer's address,
-// keys and segment bases are read from its card (published through PMIx at init) when this
-// PE first addresses it or hears from it (resolve()), so an operation costs a check and a
-// table index beyond the libfabric call, and a peer never reached costs a few bytes.
+// The inter-node engine behind ofi::Transport (transport.h forwards each of its calls here;
+// only the engine's own files include this header): one libfabric RDM endpoint per PE with
+// RMA and atomics.  The symmetric heap and globals are registered once; a peer is resolved
+// from its card when this PE first addresses it or hears from it (peers.h), so an operation
+// costs a check and a table index beyond the libfabric call.
 // Completion is counted from the completion queue: operations that must be waited for
 // (reads, fetching atomics, atomics, writes not injected, delivery-complete writes) complete
 // into it and are counted there, writes and reads apart.
@@ -35,20 +34,21 @@
 #include <sys/types.h>
 
 #include "core/config.h"
-#include "core/peer_pages.h"
 #include "core/spin_lock.h"
 #include "core/zero_pages.h"
-#include "transport/answer_slots.h"
-#include "transport/held_puts.h"
-#include "transport/net_timeout.h"
-#include "transport/ofi.h"
-#include "transport/ofi_local.h"
-#include "transport/ofi_message.h"
-#include "transport/ofi_provider.h"
-#include "transport/pe_activity.h"
-#include "transport/progress_sleep.h"
-#include "transport/request_rings.h"
-#include "transport/write_ledger.h"
+#include "transport/ofi/answer_slots.h"
+#include "transport/ofi/held_puts.h"
+#include "transport/ofi/local.h"
+#include "transport/ofi/message.h"
+#include "transport/ofi/net_timeout.h"
+#include "transport/ofi/operand_slots.h"
+#include "transport/ofi/pe_activity.h"
+#include "transport/ofi/peers.h"
+#include "transport/ofi/progress_sleep.h"
+#include "transport/ofi/provider.h"
+#include "transport/ofi/request_rings.h"
+#include "transport/ofi/transport.h"
+#include "transport/ofi/write_ledger.h"
 
 struct fi_info;
 struct fid_fabric;
@@ -70,7 +70,7 @@ namespace tandem::ofi {
 
 class Engine {
  public:
-  // The calls of Transport, as ofi.h describes them.
+  // The calls of Transport, as transport.h describes them.
   static constexpr int kSegments = Transport::kSegments;
   using Settings = Transport::Settings;
   void open(const char* call, const Settings& settings, char* const bases[kSegments], const size_t sizes[kSegments]);
@@ -97,13 +97,7 @@ class Engine {
     if (timeout_.timing()) watch_outstanding(call, awaited);
   }
   void flush_if_idle() { held_.flush_if_idle(); }
-  uint64_t coalesced_puts() const { return held_.coalesced(); }
-  uint64_t traffic_wakes() const { return sleep_.traffic_wakes(); }
-  uint64_t doorbell_rings() const { return sleep_.doorbell_rings(); }
-  size_t watched_connections() const { return sleep_.watched(); }
-  uint64_t requests_served() const { return requests_served_.load(std::memory_order_relaxed); }
-  uint64_t requests_from_rings() const { return requests_from_rings_.load(std::memory_order_relaxed); }
-  uint64_t messages_dropped() const { return refused_.load(std::memory_order_relaxed); }
+  Transport::Stats stats() const;
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   void get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   bool put_strided(const char* call, int pe, int segment, uint64_t offset, size_t stride, const void* source,
@@ -197,26 +191,22 @@ class Engine {
   void count_read() { reads_done_.fetch_add(1, std::memory_order_acq_rel); }
   // Ends the PE with the error the CQ holds, naming what failed by its context.
   [[noreturn]] void report_error(const char* call);
-  // A peer's address, and the base and key of each of its regions: read from its card
-  // (card_of_), and its address inserted into the address vector, when this PE first
+  // A peer's address, and the base and key of each of its regions (peers.h): read from its
+  // card (card_of_), and its address inserted into the address vector, when this PE first
   // addresses it or hears from it (resolve()); from any thread.  `locked`: the caller holds
   // mutex_.
-  struct PeerSegment {
-    uint64_t base;
-    uint64_t key;
-  };
   uint64_t peer_address(const char* call, int pe, bool locked = false) {
-    const uint64_t address = peer_address_[static_cast<size_t>(pe)].load(std::memory_order_acquire);
-    return address != kUnresolved ? address : resolve(call, pe, locked);
+    const uint64_t address = peers_.address(pe);
+    return address != Peers::kUnresolved ? address : resolve(call, pe, locked);
   }
   const PeerSegment& peer_segment(const char* call, int pe, int region, bool locked = false) {
     peer_address(call, pe, locked);
-    return peer_cards_.at(static_cast<size_t>(pe)).regions[region];
+    return peers_.card(pe).regions[region];
   }
   // Stamps `m` with `pe`'s secret, which admit() at `pe` asks of every message.
   void seal(const char* call, Message& m, int pe) {
     peer_address(call, pe);
-    m.proof = peer_cards_.at(static_cast<size_t>(pe)).secret;
+    m.proof = peers_.card(pe).secret;
   }
   uint64_t resolve(const char* call, int pe, bool locked);
   uint64_t remote_address(const char* call, int pe, int segment, uint64_t offset) {
@@ -247,7 +237,7 @@ class Engine {
   // descriptor checked where TANDEM_OFI_REQUIRE imposed FI_MR_LOCAL (LocalMemory::check).
   LocalMemory::Buffer stage(const char* call, const void* p, size_t bytes, bool in, LocalMemory::Hold* hold);
 
-  // The software atomic path (its messages: ofi_message.h).
+  // The software atomic path (its messages: message.h).
   struct Reply;
   // Run requests in flight at once.
   static constexpr size_t kRunsInFlight = 16;
@@ -323,12 +313,12 @@ class Engine {
     if (inject_size_ < sizeof(uint64_t)) return 0;
     return std::min((inject_size_ - sizeof(uint64_t)) & ~size_t{7}, AnswerSlots::kCellBytes);
   }
-  // Whether a message that arrived in `slot` (`len` bytes) may be served (ofi_admit.cc);
+  // Whether a message that arrived in `slot` (`len` bytes) may be served (admit.cc);
   // false, once with a warning, if not.
   bool admit(const Incoming& slot, size_t len);
   // Serves a received message; true when it completes an operation of this PE's (an answer).
   bool deliver(Incoming* slot);
-  // Gathers (ofi_strided.cc).  The answers go out from buffers of their own, so
+  // Gathers (strided.cc).  The answers go out from buffers of their own, so
   // that a receive buffer takes messages again at once (an answer of kRunBytes completes
   // only once its initiator has received it: answers waiting in receive buffers on two PEs
   // that gather from each other would wait for each other); a gather that finds none free
@@ -365,7 +355,7 @@ class Engine {
   // (wait_writes) every earlier one has landed.  The network timeout posts it too, without
   // waiting: a PE that does not answer it is named.
   void confirm_writes(const char* call);
-  // Signals that ride on writes (ofi_signal.cc).  A PE sent one (ledger_.note_signal()) is
+  // Signals that ride on writes (signal.cc).  A PE sent one (ledger_.note_signal()) is
   // confirmed by confirm_writes() with confirm_signals(): a write whose remote CQ data asks
   // the target's progress for an answer, which it sends once it has applied every signal
   // that came before.  apply_signal(): under the lock, as `entry` is read from the CQ,
@@ -375,7 +365,7 @@ class Engine {
   void confirm_signals(const char* call, const std::vector<int>& pes);
   bool apply_signal(const fi_cq_data_entry& entry);
   bool answer_confirmation(uint64_t data);
-  // Sends a software-path answer (or a probe's answer) to `pe` (ofi_software_atomic.cc):
+  // Sends a software-path answer (or a probe's answer) to `pe` (software_atomic.cc):
   // written into its slot where the request's cookie names one, else as a message.
   void send_answer(const Message& answer, int pe);
   // Posts a non-fetching atomic on `count` elements (libfabric's fi_datatype and fi_op),
@@ -383,19 +373,10 @@ class Engine {
   // delivery-complete unless the order is All; returns what libfabric returned.
   ssize_t write_atomic(uint64_t peer, const LocalMemory::Buffer& operands, size_t count, uint64_t address, uint64_t key,
                        int datatype, int op, void* context);
-  // The operand of a single non-fetching atomic stays in a slot of the engine's until the
-  // atomic completes: it is not injected, since a provider may then report no completion
-  // (tcp;ofi_rxm drops it for an injected atomic), and the caller's operand is gone once
-  // the call returns.  take_operand_slot() waits while all are in flight; the atomic's
-  // completion frees the slot (handle_completions).
-  struct OperandSlot {
-    alignas(16) unsigned char operand[16];
-    std::atomic<bool> busy{false};
-  };
-  static constexpr size_t kOperandSlots = 64;
-  OperandSlot* take_operand_slot(const char* call);
-  std::unique_ptr<OperandSlot[]> operand_slots_;
-  std::atomic<size_t> next_operand_slot_{0};
+  // The operands of single non-fetching atomics (operand_slots.h): a slot taken, driving
+  // progress while every one is in flight.
+  OperandSlots::Slot* take_operand_slot(const char* call);
+  OperandSlots operands_;
   // How many messages of at most the provider's largest size carry `bytes` (max_message_
   // may be SIZE_MAX), and each one's (offset, length) in turn.
   size_t pieces(size_t bytes) const { return bytes / max_message_ + (bytes % max_message_ != 0); }
@@ -413,10 +394,10 @@ class Engine {
                     void* context);
   void (*notification_handler_)(uint64_t data) = nullptr;
   bool notify_by_data_ = true;  // notifications as remote CQ data (else as messages)
-  // Sends a notification as a message (ofi_software_atomic.cc).
+  // Sends a notification as a message (software_atomic.cc).
   void send_notification(const char* call, int pe, uint64_t data);
   int list_target_[kInbox] = {};  // per answer slot: the PE of the list it answers, or -1
-  // put_signal_nbi's data writes and get_notify_nbi's reads (ofi_signal.cc).  progress(): a
+  // put_signal_nbi's data writes and get_notify_nbi's reads (signal.cc).  progress(): a
   // piece of a signal's data landed, or a read completed (true), or `context` is a receive
   // buffer; post_ready_signals() posts the signals and notifications whose data has landed
   // or been read, wait_signals() waits until none is left to post.
@@ -441,21 +422,10 @@ class Engine {
   fid_ep* ep_ = nullptr;
   fid_av* av_ = nullptr;
   fid_cq* cq_ = nullptr;
-  // The regions peers reach: the segments, the engine's own (Own), the request rings.
-  static constexpr int kOwn = kSegments, kRings = kSegments + 1, kRegions = kSegments + 2;
-  fid_mr* mr_[kRegions] = {};
+  fid_mr* mr_[kRegions] = {};  // the regions peers reach (peers.h)
   char* base_[kSegments] = {};
   size_t size_[kSegments] = {};
-  // What peers write into besides the segments: the pad, a line that peers write a byte into
-  // where a write must be delivery-complete but has no data (shm never completes an empty
-  // one; see write_message), the answers to this PE's software atomics, and the cells for
-  // the answers of its reads (AnswerSlots).
-  struct alignas(64) Own {
-    char pad[64];
-    AnswerSlots::Written answers[kInbox];
-    alignas(64) char cells[AnswerSlots::kCells * AnswerSlots::kCellStride];
-  };
-  Own own_{};
+  Own own_{};  // region kOwn (peers.h)
   AnswerSlots answer_slots_;
   bool answers_written_ = false;  // requests ask for written answers (talks_through_sockets())
   // Requests written into rings (answers_written_, and room for an entry in an inject): this
@@ -477,16 +447,7 @@ class Engine {
   LocalMemory local_;
   size_t max_message_ = 0;
   size_t inject_size_ = 0;
-  // Per PE: its fi_addr_t, kUnresolved (FI_ADDR_NOTAVAIL) until resolve(); then, and only
-  // then, its card's regions and secret are set.
-  static constexpr uint64_t kUnresolved = ~uint64_t{0};
-  size_t pes_ = 0;
-  std::unique_ptr<std::atomic<uint64_t>[]> peer_address_;
-  struct PeerCard {
-    PeerSegment regions[kRegions];
-    uint64_t secret;
-  };
-  PeerPages<PeerCard> peer_cards_;
+  Peers peers_;
   uint64_t secret_ = 0;  // this PE's, which its card gives (admit())
   std::vector<uint64_t> mapped_keys_;      // FI_MR_RAW: peers' keys mapped by resolve()
   Transport::CardOf card_of_;
@@ -518,7 +479,7 @@ class Engine {
   std::atomic<uint64_t> software_sent_{0};
   std::atomic<uint64_t> software_answered_{0};
 
-  // The network timeout (ofi_timeout.cc): every wait loop calls watch() each turn.
+  // The network timeout (timeout.cc): every wait loop calls watch() each turn.
   NetTimeout timeout_;
   void watch(const char* call, NetTimeout::Wait& w, int pe = -1) {
     if (timeout_.due(w)) check_stall(call, w, pe);

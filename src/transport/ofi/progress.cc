@@ -16,8 +16,8 @@
 
 #include "core/backoff.h"
 #include "core/error.h"
-#include "transport/ofi_engine.h"
-#include "transport/ofi_post.h"
+#include "transport/ofi/engine.h"
+#include "transport/ofi/post.h"
 
 namespace tandem::ofi {
 
@@ -125,7 +125,7 @@ void Engine::handle_completions(fi_cq_data_entry* entries, ssize_t n, const Serv
     } else if (context == &counted_atomic_) {
       count_write();
       count_atomic();
-    } else if (OperandSlot* slot = entry_of(operand_slots_.get(), kOperandSlots, context)) {
+    } else if (OperandSlots::Slot* slot = entry_of(operands_.slots(), OperandSlots::kSlots, context)) {
       count_write();
       count_atomic();
       slot->busy.store(false, std::memory_order_release);  // counted first, then free
@@ -170,12 +170,12 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)(), bool requests) {
   // after the shortest pause: a PE still in its wait (a barrier that its peer left first)
   // may leave it for computing just after, and the peer rings once.
   //
-  // With `requests` in flight (ofi.h) the PE counts as driving while it took a turn within
-  // kRequestsDrivingNs, however long the thread paused: a PE that posted a collective and
-  // went off to compute finds its part done once the pause ends, where a thread that slept
-  // on traffic as soon as the PE left a turn woke for traffic the PE's wait, a few
-  // microseconds later, took itself (perf/nbc, fcollect of 8 B-64 KiB on 2 virtual nodes,
-  // Full 1.3-7x the blocking routine's).
+  // With `requests` in flight (transport.h) the PE counts as driving while it took a turn
+  // within kRequestsDrivingNs, however long the thread paused: a PE that posted a
+  // collective and went off to compute finds its part done once the pause ends, where a
+  // thread that slept on traffic as soon as the PE left a turn woke for traffic the PE's
+  // wait, a few microseconds later, took itself (perf/nbc, fcollect of 8 B-64 KiB on 2
+  // virtual nodes, Full 1.3-7x the blocking routine's).
   constexpr int64_t kDrivingNowNs = 10000, kRequestsDrivingNs = 200000;
   if (requests ? pe_.since_last_ns() < kRequestsDrivingNs : pe_driving() || sleep_.take_pe_drove()) {
     if (sleep_.pause_while_driving()) {

@@ -1,4 +1,4 @@
-#include "transport/socket_watch.h"
+#include "transport/ofi/socket_watch.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "transport/socket_name.h"
+#include "transport/ofi/socket_name.h"
 
 namespace tandem::ofi {
 

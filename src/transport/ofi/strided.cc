@@ -1,7 +1,7 @@
 // Strided puts and gets of the inter-node engine that travel packed (Transport::put_strided,
 // get_strided), where the provider talks through sockets: a scatter carries up to kRunBytes
 // of small blocks that the target's progress copies into place (applied with the other
-// requests, ofi_software_atomic.cc); a gather asks for up to kRunBytes of them, which the
+// requests, software_atomic.cc); a gather asks for up to kRunBytes of them, which the
 // target's progress copies into an answer of its own, and the initiator copies them out.
 // Both are software-path requests: counted, bounded by the receive buffers, waited for by
 // quiet and fence.
@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "core/backoff.h"
-#include "transport/ofi_engine.h"
-#include "transport/ofi_post.h"
+#include "transport/ofi/engine.h"
+#include "transport/ofi/post.h"
 #include "transport/shm.h"
 
 namespace tandem::ofi {

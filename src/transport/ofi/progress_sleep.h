@@ -19,8 +19,8 @@
 
 #include <poll.h>
 
-#include "transport/doorbell.h"
-#include "transport/socket_watch.h"
+#include "transport/ofi/doorbell.h"
+#include "transport/ofi/socket_watch.h"
 
 namespace tandem::ofi {
 

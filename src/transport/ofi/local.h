@@ -1,4 +1,4 @@
-// The inter-node engine's local side under the rules of RDMA NICs (ofi_provider.h).
+// The inter-node engine's local side under the rules of RDMA NICs (provider.h).
 // FI_MR_LOCAL: every local buffer an operation hands the provider needs a descriptor.  The
 // symmetric segments and the engine's own buffers are registered once; a private buffer (the
 // stack, malloc) goes through a registered bounce slot up to TANDEM_OFI_BOUNCE bytes, which
@@ -23,7 +23,7 @@
 #include <memory>
 #include <vector>
 
-#include "transport/ofi_provider.h"
+#include "transport/ofi/provider.h"
 
 struct fid_domain;
 struct fid_ep;

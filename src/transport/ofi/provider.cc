@@ -1,4 +1,4 @@
-#include "transport/ofi_provider.h"
+#include "transport/ofi/provider.h"
 
 #include <rdma/fabric.h>
 #include <rdma/fi_errno.h>

@@ -1,5 +1,5 @@
 // Which PEs the inter-node engine must confirm at the next quiet or fence (Order All and
-// Rma, ofi.h): per PE since the last confirmation, nothing written (clean), one
+// Rma, transport.h): per PE since the last confirmation, nothing written (clean), one
 // delivery-complete write that confirms itself (landing), writes that need an empty
 // delivery-complete write behind them (unconfirmed), or a signal that rode on a write and is
 // confirmed by the target's answer, which confirms the writes before it too (signalled).

@@ -1,9 +1,9 @@
-// Transport's calls, each forwarded to the engine (ofi_engine.h).
-#include "transport/ofi.h"
+// Transport's calls, each forwarded to the engine (engine.h).
+#include "transport/ofi/transport.h"
 
 #include <utility>
 
-#include "transport/ofi_engine.h"
+#include "transport/ofi/engine.h"
 
 namespace tandem::ofi {
 
@@ -27,13 +27,7 @@ void Transport::put_word(const char* call, int pe, int segment, uint64_t offset,
 void Transport::flush(const char* call) { engine_->flush(call); }
 void Transport::poll(const char* call, AwaitedPe* awaited) { engine_->poll(call, awaited); }
 void Transport::flush_if_idle() { engine_->flush_if_idle(); }
-uint64_t Transport::coalesced_puts() const { return engine_->coalesced_puts(); }
-uint64_t Transport::traffic_wakes() const { return engine_->traffic_wakes(); }
-uint64_t Transport::doorbell_rings() const { return engine_->doorbell_rings(); }
-size_t Transport::watched_connections() const { return engine_->watched_connections(); }
-uint64_t Transport::requests_served() const { return engine_->requests_served(); }
-uint64_t Transport::requests_from_rings() const { return engine_->requests_from_rings(); }
-uint64_t Transport::messages_dropped() const { return engine_->messages_dropped(); }
+Transport::Stats Transport::stats() const { return engine_->stats(); }
 void Transport::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) { engine_->get(call, pe, segment, offset, dest, bytes); }
 void Transport::get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) { engine_->get_now(call, pe, segment, offset, dest, bytes); }
 void Transport::put_notify(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes, uint64_t data) { engine_->put_notify(call, pe, segment, offset, source, bytes, data); }

@@ -1,6 +1,6 @@
 // The inter-node engine as the rest of the library sees it: one libfabric RDM endpoint per
 // PE with RMA and atomics, reached through ofi::Transport.  Each call forwards to the engine
-// (ofi_engine.h, which describes how operations are issued and counted), so that a change
+// (engine.h, which describes how operations are issued and counted), so that a change
 // inside the transport recompiles only the transport.
 #pragma once
 
@@ -14,8 +14,8 @@
 
 #include "core/awaited_pe.h"
 #include "core/config.h"
-#include "transport/ofi_provider.h"
-#include "transport/ofi_types.h"
+#include "transport/ofi/provider.h"
+#include "transport/ofi/types.h"
 
 namespace tandem::ofi {
 
@@ -30,7 +30,7 @@ class Transport {
   struct Settings {
     std::string provider;  // a libfabric provider name such as "tcp;ofi_rxm"; empty: choose()'s
     Rules required;        // rules to follow whatever the provider imposes (TANDEM_OFI_REQUIRE)
-    size_t bounce_bytes = 0;  // FI_MR_LOCAL: private buffers copied up to this size (ofi_local.h)
+    size_t bounce_bytes = 0;  // FI_MR_LOCAL: private buffers copied up to this size (local.h)
     bool waitable = false;    // a progress thread will sleep in wait_for_activity()
     // A network namespace file that this thread enters first, so the endpoint (and threads
     // started afterwards) live there; connections made before, such as PMIx's, stay.
@@ -43,7 +43,7 @@ class Transport {
     bool notify_messages = false;   // notifications travel as messages, never as remote CQ data
     int n_pes = 0;                  // PEs in the job: the request rings' size (request_rings.h)
   };
-  // Opens an endpoint on the provider chosen (ofi_provider.h) and registers the segments.
+  // Opens an endpoint on the provider chosen (provider.h) and registers the segments.
   // Ends the PE on failure.
   void open(const char* call, const Settings& settings, char* const bases[kSegments], const size_t sizes[kSegments]);
   // What peers need to reach this PE: endpoint address, keys and segment bases.
@@ -85,7 +85,7 @@ class Transport {
   // message when the run of contiguous puts ends, the batch is full, or any other operation,
   // wait or flush() comes; where the provider talks through sockets, one that follows a put
   // to the same PE and segment without continuing it, into a list that the target copies
-  // into place (ofi_batch.cc).
+  // into place (batch.cc).
   void put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
            bool coalesce = false);
   // A write of `bytes` from `source` to (pe, segment, offset) that only its target watches
@@ -127,21 +127,24 @@ class Transport {
   void poll(const char* call, AwaitedPe* awaited = nullptr);
   // The same when no put joined the open batch since the last call (a progress thread's).
   void flush_if_idle();
-  // Puts carried in batches rather than as messages of their own.
-  uint64_t coalesced_puts() const;
-  // TANDEM_STATS: the times a progress thread woke because traffic arrived (not for a pause
-  // or a timeout) and because a peer rang its doorbell (doorbell.h), and the connections it
-  // sleeps on where the provider talks through sockets (socket_watch.h).
-  uint64_t traffic_wakes() const;
-  uint64_t doorbell_rings() const;
-  size_t watched_connections() const;
-  // TANDEM_STATS: the software atomic requests this PE served, and those of them that came
-  // written into its request rings rather than as messages (request_rings.h).
-  uint64_t requests_served() const;
-  uint64_t requests_from_rings() const;
-  // TANDEM_STATS: the messages this PE dropped because they did not come from the job (no
-  // secret, or a shape the engine does not send); only the first one is warned of.
-  uint64_t messages_dropped() const;
+  // TANDEM_STATS.
+  struct Stats {
+    uint64_t coalesced_puts = 0;  // puts carried in batches rather than as messages of their own
+    // The times a progress thread woke because traffic arrived (not for a pause or a
+    // timeout) and because a peer rang its doorbell (doorbell.h), and the connections it
+    // sleeps on where the provider talks through sockets (socket_watch.h).
+    uint64_t traffic_wakes = 0;
+    uint64_t doorbell_rings = 0;
+    size_t watched_connections = 0;
+    // The software atomic requests this PE served, and those of them that came written into
+    // its request rings rather than as messages (request_rings.h).
+    uint64_t requests_served = 0;
+    uint64_t requests_from_rings = 0;
+    // The messages this PE dropped because they did not come from the job (no secret, or a
+    // shape the engine does not send); only the first one is warned of.
+    uint64_t messages_dropped = 0;
+  };
+  Stats stats() const;
   // Starts a read into `dest`, complete after quiet() (or wait_reads()).
   void get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
   // A blocking get: `dest` holds the data when it returns.  A word (4 or 8 bytes at an
@@ -150,7 +153,7 @@ class Transport {
   // opens the ring behind it), answered into this PE's answer slots as a fetching atomic is: with tcp a read's completion costs the initiator a signal of the
   // provider's wait set, a written answer nothing.  Anything else: get(), then wait_reads().
   void get_now(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes);
-  // Notified access (ofi_signal.cc): `data` (a notification) travels as a write's remote CQ
+  // Notified access (signal.cc): `data` (a notification) travels as a write's remote CQ
   // data, and the target's progress hands it to the on_notification() handler once the
   // write's data has landed there.  Where the provider carries fewer than 8 bytes of remote
   // CQ data (or open() was told so), it travels as a message instead, sent once the data
@@ -198,7 +201,7 @@ class Transport {
   // A put of `bytes` (none: the signal alone) to (pe, segment, offset), then an update of the 64-bit signal at
   // (pe, signal_segment, signal_offset): set to `value`, or `add` it.  The signal never
   // arrives before the data; both are complete after quiet(), ordered by order_writes(), and
-  // the call returns at once (ofi_signal.cc).
+  // the call returns at once (signal.cc).
   void put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                       int signal_segment, uint64_t signal_offset, uint64_t value, bool add);
   // Whether the signal of such a put rides on the data's last write as its remote CQ data
@@ -274,7 +277,7 @@ class Transport {
   // TANDEM_NET_TIMEOUT: a wait on the network (quiet, a blocking get or fetching atomic, a
   // wait for counted operations, a retry of a busy provider, a wait on memory while this PE's operations
   // are outstanding) that sees no completion at all for `seconds` ends the PE with one line
-  // naming the call and the unreachable PE (ofi_timeout.cc).  0: waits never end so.
+  // naming the call and the unreachable PE (timeout.cc).  0: waits never end so.
   void set_timeout(double seconds);
 
 
