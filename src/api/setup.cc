@@ -279,6 +279,7 @@ void runtime_init(const char* call, int requested_threads) {
   // node peers; the scheduler keeps CPU atomics for the others.
   scheduler().configure(r.config.defer_auto ? Scheduler::kAutoThreshold : r.config.defer_threshold, network,
                         r.config.stats);
+  scheduler().set_notifications({notify::publish, [](int tag) { return notify::pack(rt().my_pe, tag); }});
   r.initialized = true;
   r.init_count = 1;
   teams_init(call);

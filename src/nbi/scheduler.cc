@@ -7,7 +7,6 @@
 
 #include "core/backoff.h"
 #include "core/clock.h"
-#include "notify/notify.h"
 #include "transport/ofi/transport.h"
 
 namespace tandem {
@@ -171,7 +170,7 @@ void Scheduler::drain(const char* call) {
       shm::order_stores();  // the data before it is visible first
       update_signal(call, op.remote, op.signal, op.signal_add);
     } else if (op.kind == Op::Kind::Notify) {
-      notify::publish(call, op.remote.pe, static_cast<int>(op.signal));  // releases the copy before it
+      notifications_.publish(call, op.remote.pe, static_cast<int>(op.signal));  // releases the copy before it
     } else {
       copy_held(op);
       bytes += op.bytes;
@@ -263,9 +262,9 @@ void Scheduler::notified(const char* call, const Op& data, int tag, bool nbi) {
     }
     copy(data);
     // publish() releases the copy's stores (memcpy fences its own streaming stores).
-    return notify::publish(call, t.pe, tag);
+    return notifications_.publish(call, t.pe, tag);
   }
-  const uint64_t notification = notify::pack(rt().my_pe, tag);
+  const uint64_t notification = notifications_.data(tag);
   if (data.kind == Op::Kind::Get && !nbi) {
     submit(call, data);  // the data is here: the owner may reuse it
     return network_->notify(call, t.pe, notification);

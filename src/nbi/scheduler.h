@@ -100,6 +100,15 @@ class Scheduler {
   // returns as submit() does.  An nbi one whose copy is held holds its notification behind
   // it; across nodes the notification rides on the data's write (put) or follows the read.
   void notified(const char* call, const Op& data, int tag, bool nbi);
+  // How a notification goes out, which notified access (src/notify, a room above this one)
+  // knows and shmem_init hands over: `publish` it from this PE with `tag` into the lane of
+  // node peer `pe` (this PE included), after the data it covers is visible there; or `data`,
+  // the 8 bytes of remote CQ data that carry it across the network.
+  struct Notifications {
+    void (*publish)(const char* call, int pe, int tag) = nullptr;
+    uint64_t (*data)(int tag) = nullptr;
+  };
+  void set_notifications(Notifications n) { notifications_ = n; }
   // The threshold in force, and a line saying how it was chosen (SHMEM_INFO).
   size_t defer_threshold() const { return defer_threshold_.load(std::memory_order_relaxed); }
   std::string describe_threshold() const;
@@ -226,6 +235,7 @@ class Scheduler {
   std::atomic<bool> network_used_{false};        // the last epoch posted network operations
   std::atomic<uint64_t> epoch_network_ops_{0};   // network operations posted in this one
   ofi::Transport* network_ = nullptr;
+  Notifications notifications_;
   bool stats_ = false;
   bool proxy_copies_ = false;
   bool proxy_writes_ = false;
