@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The rooms of src/ include only the rooms below them (README.md, Layout): a file of src/ROOM
-# may include "OTHER/..." only where OTHER is listed for ROOM here.  An include that runs
+# (its subfolders too, such as src/transport/ofi) may include "OTHER/..." only where OTHER
+# is listed for ROOM here.  An include that runs
 # back up makes a lower floor depend on a higher one, and a change upstairs recompile it.
 # Usage: floors.sh SOURCE_DIR
 set -euo pipefail
@@ -11,7 +12,7 @@ declare -A below=(
   [mem]="core"
   [transport]="core"
   [notify]="core mem"
-  [nbi]="core mem notify transport"
+  [nbi]="core mem transport"
   [coll]="core mem nbi"
   [epoch]="coll core mem nbi transport"
   [api]="boot coll core epoch mem nbi notify transport"
@@ -33,7 +34,7 @@ for dir in "$src"/*/; do
       echo "floors: ${file#"$1"/}:$line includes src/$other, which is not below src/$room" >&2
       bad=1
     fi
-  done < <(grep -HnE '^#include "[a-z_]+/' "$dir"*.h "$dir"*.cc 2>/dev/null || true)
+  done < <(find "$dir" \( -name '*.h' -o -name '*.cc' \) -exec grep -HnE '^#include "[a-z_]+/' {} + || true)
 done
 [ "$rooms" -ge 9 ] || { echo "floors: found only $rooms rooms under $src" >&2; exit 1; }
 [ "$bad" -eq 0 ] || exit 1
