@@ -20,9 +20,8 @@ class OperandSlots {
   static constexpr size_t kSlots = 64;
 
   // The slots, made at the first call (the engine registers them where the provider asks).
-  Slot* make() {
+  void make() {
     if (!slots_) slots_.reset(new Slot[kSlots]);
-    return slots_.get();
   }
   static constexpr size_t bytes() { return kSlots * sizeof(Slot); }
   // A free slot, now taken, or nullptr while every one is in flight.

@@ -46,12 +46,11 @@ class Peers {
   static constexpr uint64_t kUnresolved = ~uint64_t{0};
   // Room for `pes` PEs, none resolved.
   void reset(size_t pes) {
-    pes_ = pes;
     addresses_.reset(new std::atomic<uint64_t>[pes]);
     for (size_t pe = 0; pe < pes; ++pe) addresses_[pe].store(kUnresolved, std::memory_order_relaxed);
     cards_.reset(pes);
   }
-  size_t size() const { return pes_; }
+  size_t size() const { return cards_.size(); }
   // `pe`'s address, kUnresolved until resolved(); then, and only then, its card is set.
   uint64_t address(int pe) const { return addresses_[static_cast<size_t>(pe)].load(std::memory_order_acquire); }
   void resolved(int pe, uint64_t address) {
@@ -60,7 +59,6 @@ class Peers {
   PeerCard& card(int pe) { return cards_.at(static_cast<size_t>(pe)); }
 
  private:
-  size_t pes_ = 0;
   std::unique_ptr<std::atomic<uint64_t>[]> addresses_;
   PeerPages<PeerCard> cards_;
 };
