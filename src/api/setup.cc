@@ -262,7 +262,10 @@ void runtime_init(const char* call, int requested_threads) {
     auto duty = [&](Config::Switch s) { return proxy && (s == Config::Switch::On || (s == Config::Switch::Auto && own_core)); };
     scheduler().set_progress_thread(own_core, duty(r.config.proxy_writes), duty(r.config.proxy_copies));
     r.progress_thread = proxy;  // before it starts: notify.cc locks its state from then on
-    if (proxy) progress_thread().start(network, spare);
+    if (proxy) {
+      r.present = [] { network_transport().note_present(); };
+      progress_thread().start(network, spare);
+    }
   }
   // What every wait does each turn: drain this PE's notification lanes (a node peer may be
   // held back by a full one; nothing to drain before notify::init), and drive the network
@@ -378,6 +381,7 @@ void runtime_finalize(const char* call) {
     boot().fence(call);
     r.progress = [](const char*, AwaitedPe*) { notify::poll(); };
     r.look = notify::poll;
+    r.present = nullptr;
     progress_thread().stop();
     r.progress_thread = false;  // once it has stopped: notify.cc locks its state while it may run
     scheduler().configure(~size_t{0}, nullptr);

@@ -86,6 +86,12 @@ bool run_lanes() {
   return local;
 }
 
+// A call that found its work done, or posted without waiting: the progress thread keeps off
+// (Runtime::present).
+void note_present() {
+  if (void (*present)() = rt().present) present();
+}
+
 bool resume_if_free() {
   std::unique_lock<std::mutex> lock(lanes_mutex, std::try_to_lock);
   return lock.owns_lock() && run_lanes();
@@ -122,7 +128,7 @@ Request* live_request(const char* call, shmemx_req_h req) {
 // Completes the requests that `done` waits for, resuming them meanwhile.
 template <typename Done>
 void wait_until(const char* call, Done done) {
-  if (done()) return;
+  if (done()) return note_present();
   background_waiters.fetch_add(1, std::memory_order_relaxed);
   Backoff backoff(call);  // its pauses resume the requests (run_background)
   while (!done()) backoff.pause();
@@ -147,6 +153,7 @@ shmemx_req_h post(const char* call, Team& team, std::function<void()> body, Span
     background_requests.fetch_add(1, std::memory_order_relaxed);
     if (lane.queue.size() == 1) (void)run_lane(lane);
   }
+  note_present();
   return reinterpret_cast<shmemx_req_h>(r);
 }
 
@@ -154,7 +161,9 @@ int test(const char* call, shmemx_req_h* req) {
   if (!req) fatal(call, "req = NULL");
   if (*req == SHMEMX_REQ_NULL) return 1;
   Request* r = live_request(call, *req);
-  if (!r->done.load(std::memory_order_acquire)) {
+  if (r->done.load(std::memory_order_acquire)) {
+    note_present();
+  } else {
     (void)resume_if_free();
     drive_progress_in_spin();
     if (!r->done.load(std::memory_order_acquire)) return 0;

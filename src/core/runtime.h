@@ -53,6 +53,9 @@ struct Runtime {
   // notification ring's head, and with PEs on other nodes one read of the network's
   // completion queue.  Null before init.
   void (*look)() = nullptr;
+  // A call in the library that neither waits nor looks: the progress thread keeps off
+  // (ofi::Transport::note_present()).  Null without one.
+  void (*present)() = nullptr;
   bool progress_thread = false;  // a progress thread serves the network when the PE does not
 
   bool is_local(int pe) const { return heap.peer_base[static_cast<size_t>(pe)] != nullptr; }

@@ -136,6 +136,7 @@ class Engine {
   }
   void progress();
   void look();
+  void note_present() { pe_.count_look(); }
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr, bool requests = false);
   static void mark_helper_thread();
   bool pe_driving();

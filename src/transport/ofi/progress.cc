@@ -171,11 +171,11 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)(), bool requests) {
   // may leave it for computing just after, and the peer rings once.
   //
   // With `requests` in flight (transport.h) the PE counts as driving while it took a turn
-  // within kRequestsDrivingNs, however long the thread paused: a PE that posted a
-  // collective and went off to compute finds its part done once the pause ends, where a
-  // thread that slept on traffic as soon as the PE left a turn woke for traffic the PE's
-  // wait, a few microseconds later, took itself (perf/nbc, fcollect of 8 B-64 KiB on 2
-  // virtual nodes, Full 1.3-7x the blocking routine's).
+  // or a look (note_present() counts as one) within kRequestsDrivingNs, however long the
+  // thread paused: a PE that posted a collective and went off to compute finds its part
+  // done once the pause ends, where a thread that slept on traffic as soon as the PE left a
+  // turn woke for traffic the PE's wait, a few microseconds later, took itself (perf/nbc,
+  // fcollect of 8 B-64 KiB on 2 virtual nodes, Full 1.3-7x the blocking routine's).
   constexpr int64_t kDrivingNowNs = 10000, kRequestsDrivingNs = 200000;
   if (requests ? pe_.since_last_ns() < kRequestsDrivingNs : pe_driving() || sleep_.take_pe_drove()) {
     if (sleep_.pause_while_driving()) {

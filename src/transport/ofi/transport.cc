@@ -55,6 +55,7 @@ bool Transport::in_flight() { return engine_->in_flight(); }
 bool Transport::maybe_in_flight() const { return engine_->maybe_in_flight(); }
 void Transport::progress() { engine_->progress(); }
 void Transport::look() { engine_->look(); }
+void Transport::note_present() { engine_->note_present(); }
 void Transport::wait_for_activity(int timeout_us, bool (*busy)(), bool requests) {
   engine_->wait_for_activity(timeout_us, busy, requests);
 }
