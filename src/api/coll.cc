@@ -30,10 +30,10 @@ int on_team(const char* call, Team& t, shmemx_req_h* req, coll::Span dest, coll:
     body(g);
     return 0;
   }
-  *req = coll::post(call, t, [call, &t, body] {
+  *req = coll::post(call, t, coll::Body([call, &t, body] {
     Group g(call, t);
     body(g);
-  }, dest, source);
+  }), dest, source);
   return 0;
 }
 

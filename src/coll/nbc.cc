@@ -3,7 +3,6 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <utility>
 #include <vector>
 
 #include "coll/collectives.h"
@@ -22,8 +21,10 @@ namespace tandem::coll {
 namespace {
 
 struct Request {
+  Request(const char* call, const Body& body, Span dest, Span source)
+      : call(call), body(body), dest(dest), source(source) {}
   const char* call;
-  std::function<void()> body;
+  Body body;
   Span dest, source;
   std::atomic<bool> done{false};
 };
@@ -33,11 +34,15 @@ struct Request {
 using RequestTable = HandleTable<Request, 1 << 20>;
 RequestTable& requests() { return Singleton<RequestTable>::get(); }
 
-// A team's requests, in the order posted; the first runs on `fiber` once begun.
+// A team's requests, in the order posted; the first runs on `fiber` once begun.  A lane
+// and its fiber outlive the team's requests, for the next team's: a request takes no stack
+// of its own.
 struct Lane {
+  Lane() { fiber.set_data(&scratch); }
   Team* team = nullptr;
   std::deque<Request*> queue;
-  std::unique_ptr<Fiber> fiber;
+  Fiber fiber;
+  bool running = false;  // the front request has begun on the fiber
   Scratch scratch;  // the running request's working memory (coll::scratch)
 };
 
@@ -64,12 +69,12 @@ Lane& lane_of(Team& team) {
 bool run_lane(Lane& lane) {
   while (!lane.queue.empty()) {
     Request* r = lane.queue.front();
-    if (!lane.fiber) {
-      lane.fiber = std::make_unique<Fiber>(std::move(r->body));
-      lane.fiber->set_data(&lane.scratch);
+    if (!lane.running) {
+      lane.fiber.start(&Body::run, &r->body);
+      lane.running = true;
     }
-    if (!lane.fiber->resume()) return !lane.fiber->waits_on_network();
-    lane.fiber.reset();
+    if (!lane.fiber.resume()) return !lane.fiber.waits_on_network();
+    lane.running = false;
     lane.queue.pop_front();
     r->done.store(true, std::memory_order_release);
     background_requests.fetch_sub(1, std::memory_order_relaxed);
@@ -137,14 +142,10 @@ void wait_until(const char* call, Done done) {
 
 }  // namespace
 
-shmemx_req_h post(const char* call, Team& team, std::function<void()> body, Span dest, Span source) {
+shmemx_req_h post(const char* call, Team& team, const Body& body, Span dest, Span source) {
   if (Fiber::current()) fatal(call, "internal error: a collective posted from a collective's fiber");
-  Request* r = requests().create();
+  Request* r = requests().create(call, body, dest, source);
   if (!r) fatal(call, "more than %d requests in flight", 1 << 20);
-  r->call = call;
-  r->body = std::move(body);
-  r->dest = dest;
-  r->source = source;
   {
     std::lock_guard<std::mutex> lock(lanes_mutex);
     if (rt().config.debug) check_overlaps(call, *r);

@@ -20,7 +20,8 @@
 #include <shmemx.h>
 
 #include <cstddef>
-#include <functional>
+#include <new>
+#include <type_traits>
 
 #include "coll/team.h"
 
@@ -32,10 +33,33 @@ struct Span {
   size_t bytes = 0;
 };
 
-// Posts `body` (the collective with its arguments: it builds its Group on the fiber) as a
-// request on `team`; `dest` is what it writes, `source` what it reads.  Runs it until its
-// first wait, and returns its handle.
-shmemx_req_h post(const char* call, Team& team, std::function<void()> body, Span dest, Span source);
+// What a request runs: the collective with its arguments (a lambda that builds its Group on
+// the fiber), kept inside the request, so that a post allocates nothing.  A copy of its bytes
+// is a copy of it: lambdas of pointers and sizes.
+class Body {
+ public:
+  static constexpr size_t kBytes = 96;
+  template <typename F>
+  explicit Body(F f) : run_([](void* bytes) { (*static_cast<F*>(bytes))(); }) {
+    static_assert(sizeof(F) <= kBytes && alignof(F) <= alignof(std::max_align_t), "a request's body is too large");
+    static_assert(std::is_trivially_copyable_v<F> && std::is_trivially_destructible_v<F>,
+                  "a request's body holds only values and references");
+    new (bytes_) F(f);
+  }
+  // Runs the body at `body` (a Body*): a fiber's entry.
+  static void run(void* body) {
+    Body* b = static_cast<Body*>(body);
+    b->run_(b->bytes_);
+  }
+
+ private:
+  void (*run_)(void*);
+  alignas(std::max_align_t) unsigned char bytes_[kBytes];
+};
+
+// Posts `body` as a request on `team`; `dest` is what it writes, `source` what it reads.
+// Runs it until its first wait, and returns its handle.
+shmemx_req_h post(const char* call, Team& team, const Body& body, Span dest, Span source);
 
 // shmemx_req_test, shmemx_req_wait, shmemx_req_waitall.
 int test(const char* call, shmemx_req_h* req);

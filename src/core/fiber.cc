@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <cstring>
 #include <mutex>
-#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -96,14 +95,24 @@ void give_back(char* stack) {
 
 }  // namespace
 
-Fiber::Fiber(std::function<void()> body) : body_(std::move(body)), stack_(take_stack()) {
+Fiber::Fiber() : stack_(take_stack()) {
+#ifdef TANDEM_FIBER_TSAN
+  tsan_fiber_ = __tsan_create_fiber(0);
+#endif
+}
+
+void Fiber::start(void (*body)(void*), void* arg) {
+  if (!done_) fatal("a nonblocking collective", "internal error: a fiber started again before its body returned");
+  body_ = body;
+  arg_ = arg;
+  done_ = false;
 #if defined(__x86_64__)
   // What tandem_fiber_switch pops the first time, from a 16-byte aligned top: the control
-  // words (the creator's), six registers, then start() as the return address, above which
-  // start() finds the stack as a call leaves it (a return address slot, never used).
+  // words (the creator's), six registers, then entry() as the return address, above which
+  // entry() finds the stack as a call leaves it (a return address slot, never used).
   auto* top = reinterpret_cast<uint64_t*>(stack_ + kStackBytes);
   top[-1] = 0;
-  top[-2] = reinterpret_cast<uint64_t>(&Fiber::start);
+  top[-2] = reinterpret_cast<uint64_t>(&Fiber::entry);
   for (int i = 3; i <= 8; ++i) top[-i] = 0;
   uint32_t words[2] = {0, 0};
   asm volatile("stmxcsr %0\n\tfnstcw %1" : "=m"(words[0]), "=m"(words[1]));
@@ -114,10 +123,7 @@ Fiber::Fiber(std::function<void()> body) : body_(std::move(body)), stack_(take_s
   fiber_.uc_stack.ss_sp = stack_;
   fiber_.uc_stack.ss_size = kStackBytes;
   fiber_.uc_link = nullptr;
-  makecontext(&fiber_, &Fiber::start, 0);
-#endif
-#ifdef TANDEM_FIBER_TSAN
-  tsan_fiber_ = __tsan_create_fiber(0);
+  makecontext(&fiber_, &Fiber::entry, 0);
 #endif
 }
 
@@ -178,13 +184,12 @@ void Fiber::switch_out(bool ending) {
 #endif
 }
 
-void Fiber::start() {
+void Fiber::entry() {
   Fiber* f = current_;
 #ifdef TANDEM_FIBER_ASAN
   __sanitizer_finish_switch_fiber(nullptr, &f->resumer_bottom_, &f->resumer_size_);
 #endif
-  f->body_();
-  f->body_ = nullptr;  // what the body holds goes now, on the fiber's own stack
+  f->body_(f->arg_);
   f->done_ = true;
   f->switch_out(true);
 }

@@ -4,10 +4,14 @@
 // fiber yields, and whoever drives the PE's progress (a library call, a test or wait of the
 // request, the progress thread) resumes it.
 //
+// A fiber runs one body after another: start() sets the next one going on the same stack
+// once the last has returned, so a fiber kept for a stream of bodies (a team's requests)
+// costs no allocation per body.
+//
 // Stacks come from a pool: kStackBytes of address space each, mapped without reserving
 // memory, below a page left inaccessible (an overflow faults there instead of writing into
-// whatever lies below), and kept for the next fiber when one ends: only the pages a fiber
-// touched cost memory, and starting one costs no system call once the pool holds a stack.
+// whatever lies below), and kept for the next fiber when one is destroyed: only the pages a
+// fiber touched cost memory, and making one costs no system call once the pool holds a stack.
 //
 // Switching saves and restores the registers a call preserves and the stack pointer (on
 // x86-64 in a few instructions, elsewhere with swapcontext, which also saves the signal
@@ -20,7 +24,6 @@
 #include <ucontext.h>
 
 #include <cstddef>
-#include <functional>
 
 namespace tandem {
 
@@ -28,12 +31,16 @@ class Fiber {
  public:
   static constexpr size_t kStackBytes = 1 << 20;
 
-  explicit Fiber(std::function<void()> body);
+  Fiber();
   ~Fiber();
   Fiber(const Fiber&) = delete;
   Fiber& operator=(const Fiber&) = delete;
 
-  // Runs the fiber until it yields or its body returns; true once the body has returned.
+  // The next body, `body(arg)`, from the top of the stack at the next resume(); the fiber
+  // must be new or done (its last body returned).
+  void start(void (*body)(void*), void* arg);
+  // Runs the fiber until it yields or its body returns; true once the body has returned
+  // (or none was started).
   bool resume();
   bool done() const { return done_; }
 
@@ -59,16 +66,17 @@ class Fiber {
 #else
   using Context = ucontext_t;
 #endif
-  static void start();
+  static void entry();
   void switch_out(bool ending);
   // Saves the running code in *save and goes on at *to.
   static void switch_to(Context* save, Context* to);
 
-  std::function<void()> body_;
+  void (*body_)(void*) = nullptr;
+  void* arg_ = nullptr;
   char* stack_ = nullptr;  // the usable stack, kStackBytes above the guard page
   Context fiber_{};
   Context resumer_{};
-  bool done_ = false;
+  bool done_ = true;
   bool waits_on_network_ = false;
   void* data_ = nullptr;
   // The sanitizers' view of the switches: AddressSanitizer's fake stacks and the bounds of

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/spin_lock.h"
+
 namespace tandem {
 
 template <typename T, size_t kCapacity>
@@ -27,7 +29,7 @@ class HandleTable {
   // be reserved).
   template <typename... Args>
   T* create(Args&&... args) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     if (!reserve()) return nullptr;
     size_t index;
     if (!free_.empty()) {
@@ -56,7 +58,7 @@ class HandleTable {
 
   // Ends the object's life; `p` must be live.
   void destroy(T* p) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<SpinLock> lock(mutex_);
     Slot* slot = reinterpret_cast<Slot*>(p);
     slot->live.store(false, std::memory_order_release);
     p->~T();
@@ -81,7 +83,7 @@ class HandleTable {
   std::atomic<Slot*> slots_{nullptr};
   std::atomic<size_t> used_{0};  // slots ever handed out: the live ones lie below
   std::vector<size_t> free_;
-  std::mutex mutex_;
+  SpinLock mutex_;  // held for a slot taken or given back, and its object made or ended
 };
 
 }  // namespace tandem
