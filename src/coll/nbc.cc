@@ -41,8 +41,7 @@ struct Lane {
   Lane() { fiber.set_data(&scratch); }
   Team* team = nullptr;
   std::deque<Request*> queue;
-  Fiber fiber;
-  bool running = false;  // the front request has begun on the fiber
+  Fiber fiber;  // done() until the front request begins on it, and once it has returned
   Scratch scratch;  // the running request's working memory (coll::scratch)
 };
 
@@ -69,12 +68,8 @@ Lane& lane_of(Team& team) {
 bool run_lane(Lane& lane) {
   while (!lane.queue.empty()) {
     Request* r = lane.queue.front();
-    if (!lane.running) {
-      lane.fiber.start(&Body::run, &r->body);
-      lane.running = true;
-    }
+    if (lane.fiber.done()) lane.fiber.start(&Body::run, &r->body);
     if (!lane.fiber.resume()) return !lane.fiber.waits_on_network();
-    lane.running = false;
     lane.queue.pop_front();
     r->done.store(true, std::memory_order_release);
     background_requests.fetch_sub(1, std::memory_order_relaxed);
