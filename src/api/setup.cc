@@ -29,11 +29,7 @@
 #include "notify/notify.h"
 #include "transport/ofi/transport.h"
 
-tandem_ctx tandem_ctx_default;
-
 namespace tandem {
-
-Context default_context;
 
 void runtime_finalize(const char* call);
 
@@ -469,29 +465,6 @@ TANDEM_API(void, info_get_version, (int* major, int* minor)) {
 TANDEM_API(void, info_get_name, (char* name)) {
   check_buffer(TANDEM_CALL, "name", name, 1);
   snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
-}
-
-namespace tandem {
-ContextTable& contexts() {
-  static ContextTable table;
-  return table;
-}
-}  // namespace tandem
-
-TANDEM_API(int, ctx_create, (long options, shmem_ctx_t* ctx)) {
-  check_ready(TANDEM_CALL);
-  check_buffer(TANDEM_CALL, "ctx", ctx, 1);
-  *ctx = handle_of(contexts().create(Context{options, nullptr}));
-  return *ctx == SHMEM_CTX_INVALID ? -1 : 0;
-}
-
-TANDEM_API(void, ctx_destroy, (shmem_ctx_t ctx)) {
-  check_ready(TANDEM_CALL);
-  if (ctx == SHMEM_CTX_DEFAULT) fatal(TANDEM_CALL, "ctx = SHMEM_CTX_DEFAULT cannot be destroyed");
-  Context* context = ctx_given(TANDEM_CALL, ctx);
-  if (!context) return;
-  scheduler().quiet(TANDEM_CALL);
-  contexts().destroy(context);
 }
 
 extern "C" void start_pes(int) { runtime_init("start_pes", SHMEM_THREAD_SINGLE); }

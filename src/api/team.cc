@@ -1,4 +1,5 @@
-// Teams (split, translate, destroy, contexts on a team), team and active-set barriers.
+// Teams (split, translate, destroy), team and active-set barriers; contexts on a team are
+// in context.cc.
 #include "api/api.h"
 #include "coll/team.h"
 #include "nbi/scheduler.h"
@@ -105,28 +106,6 @@ TANDEM_API(void*, team_ptr, (shmem_team_t team, const void* dest, int pe)) {
   const Team* t = team_given(TANDEM_CALL, "team", team);
   if (!t || pe < 0 || pe >= t->size()) return nullptr;
   return pshmem_ptr(dest, t->pes[static_cast<size_t>(pe)]);
-}
-
-TANDEM_API(int, team_create_ctx, (shmem_team_t team, long options, shmem_ctx_t* ctx)) {
-  check_ready(TANDEM_CALL);
-  check_buffer(TANDEM_CALL, "ctx", ctx, sizeof *ctx);
-  *ctx = SHMEM_CTX_INVALID;
-  const Team* t = team_given(TANDEM_CALL, "team", team);
-  if (!t) return -1;
-  *ctx = handle_of(contexts().create(Context{options, t == &team_world ? nullptr : t}));
-  return *ctx == SHMEM_CTX_INVALID ? -1 : 0;
-}
-
-TANDEM_API(int, ctx_get_team, (shmem_ctx_t ctx, shmem_team_t* team)) {
-  check_ready(TANDEM_CALL);
-  check_buffer(TANDEM_CALL, "team", team, sizeof *team);
-  const Context* context = ctx_given(TANDEM_CALL, ctx);
-  if (!context) {
-    *team = SHMEM_TEAM_INVALID;
-    return -1;
-  }
-  *team = context->team ? handle_of(*context->team) : SHMEM_TEAM_WORLD;
-  return 0;
 }
 
 TANDEM_API(void, barrier, (int PE_start, int logPE_stride, int PE_size, long* pSync)) {
