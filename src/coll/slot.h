@@ -25,6 +25,9 @@ struct alignas(64) SlotFields {
   alignas(64) uint64_t box_stamps[Group::kBoxes];
   alignas(64) char boxes[Group::kBoxes][Group::kBox];
   alignas(64) uint64_t box_done;  // the boxes_used at the end of the last broadcast this PE finished with
+  // By child's rank, below kBankStamps: the box_done that the child on another node last
+  // told this PE, its parent in a broadcast's tree (Group::box_broadcast).
+  alignas(64) uint64_t box_done_told[Group::kBankStamps];
   alignas(64) uint64_t entered;   // the last stamped collective this PE entered (stamp_calls)
   alignas(64) uint64_t reads;     // the reads of this PE's memory that peers have released, all told
   // Group::direct: by rank, the last direct collective that PE has entered, and the last

@@ -237,9 +237,11 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   // broadcasts that last took them.
   auto pass_on = [&](int r) {
     const int pe = t.pes[static_cast<size_t>(r)];
-    // Another node's count is read with a get, and only when the one last seen is too old:
-    // about once per turn of the ring while the PE keeps up.
+    // Another node's count is what that PE last told (below), or where that is too old
+    // (the PE lags, or told another parent) read with a get.
     uint64_t& seen = t.box_read.at(static_cast<size_t>(r));
+    if (seen < before && r < kBankStamps)
+      seen = std::max(seen, __atomic_load_n(&slot.box_done_told[r], __ATOMIC_ACQUIRE));  // told
     if (seen < before) {
       const Target done = locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe);
       if (done.mapped) {
@@ -262,7 +264,26 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   if (rank_ != root) memcpy(dest, data, bytes);
   else if (to_root && dest != source) memcpy(dest, source, bytes);
   __atomic_store_n(&slot.box_done, end, __ATOMIC_RELEASE);
+  // A broadcast of half kBoxesTold boxes or more that reaches the next kBoxesTold boxes (the
+  // same broadcasts on every PE) tells the parent on another node how far this PE is done,
+  // and the parent counts on the word.
+  if (count >= kBoxesTold / 2 && end / kBoxesTold != t.box_told / kBoxesTold && scheduler().writes_in_order()) {
+    t.box_told = end;
+    if (parent >= 0 && rank_ < kBankStamps) {
+      const Target told = locate(call_, "broadcast box", &slot.box_done_told[rank_], sizeof(uint64_t), pe(parent));
+      if (!told.mapped) scheduler().set_word_in_order(call_, told, end);
+    }
+    for (int r : children)
+      if (r < kBankStamps && !locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe(r)).mapped)
+        t.box_told_due[static_cast<size_t>(r)] = end;
+  }
   return true;
+}
+
+void await_boxes_told(const char* call, Team& team) {
+  Slot& slot = team_slots[team.slot];
+  for (size_t r = 0; r < team.box_told_due.size(); ++r)
+    if (team.box_told_due[r] > 0) wait_at_least(call, &slot.box_done_told[r], team.box_told_due[r], team.pes[r]);
 }
 
 bool Group::direct(size_t bytes, uint64_t pieces) {

@@ -43,6 +43,8 @@ void make_team(const char* call, Team& team, int slot, std::vector<int> pes, con
   team.boxes_used = 0;
   team.box_until.assign(Group::kBoxes, 0);
   team.box_read.reset(team.pes.size());
+  team.box_told = 0;
+  team.box_told_due.assign(std::min<size_t>(team.pes.size(), Group::kBankStamps), 0);
   team.stamp_calls = 0;
   team.stamp_reads = 0;
   team.direct_calls = 0;
@@ -84,6 +86,7 @@ void make_team(const char* call, Team& team, int slot, std::vector<int> pes, con
     for (uint64_t& counter : s.counters) __atomic_store_n(&counter, 0, __ATOMIC_RELAXED);
     for (uint64_t& stamp : s.box_stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.box_done, 0, __ATOMIC_RELAXED);
+    for (uint64_t& told : s.box_done_told) __atomic_store_n(&told, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s.entered, 0, __ATOMIC_RELAXED);
     for (auto& stamps : s.bank_stamps)
       for (uint64_t& stamp : stamps) __atomic_store_n(&stamp, 0, __ATOMIC_RELAXED);
@@ -239,6 +242,7 @@ void team_destroy(const char* call, Team& team) {
   if (&team == &team_world || &team == &team_shared)
     fatal(call, "team = %s cannot be destroyed", &team == &team_world ? "SHMEM_TEAM_WORLD" : "SHMEM_TEAM_SHARED");
   settle_requests(call, team);
+  await_boxes_told(call, team);
   scheduler().quiet(call);
   used_slots.give(team.slot);
   teams().destroy(&team);

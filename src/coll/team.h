@@ -57,6 +57,8 @@ struct Team {
   uint64_t boxes_used = 0;   // boxes that broadcasts took in turn, all told (Group::box_broadcast)
   std::vector<uint64_t> box_until;  // box -> the boxes_used at the end of the last broadcast in it
   PeerPages<uint64_t> box_read;  // rank -> the boxes_used that rank was last seen done with
+  uint64_t box_told = 0;     // the boxes_used when this PE last told its parent (Group::box_broadcast)
+  std::vector<uint64_t> box_told_due;  // rank -> the box_done that child last told this PE (or 0)
   uint64_t stamp_calls = 0;  // collectives that used the slot's stamps (Group::stamped)
   uint64_t stamp_reads = 0;  // reads of this PE's memory that those calls waited for, all told
   uint64_t direct_calls = 0;  // collectives that used Group::direct
@@ -110,6 +112,11 @@ bool team_split(const char* call, Team& parent, int count, const std::vector<int
 
 // Frees a team made by a split.
 void team_destroy(const char* call, Team& team);
+
+// Before `team`'s slot goes back (team_destroy): waits until the children of this PE's
+// broadcasts on other nodes have told it all they owe (Group::box_broadcast), so that none
+// of their words lands in the slot's next team.
+void await_boxes_told(const char* call, Team& team);
 
 // A stamp of the team area that rode on a write as its notification word (Group's stamps
 // across nodes): sets the stamp and returns true, or returns false for any other
@@ -263,10 +270,26 @@ class Group {
   // 56-60 against 91-108 us down the direct tree; 2 PEs on 2 nodes, 13-20 against 19-30 us
   // at 8-16 KiB, 24-27 against 31-37 at 32 KiB.  On one node the boxes take broadcasts of
   // at most kBox bytes, and a team there keeps to the first 32 KiB of them.
+  //
+  // A parent that reads a child's count with a get waits for the child's own progress, a
+  // round trip that a child busy computing (a nonblocking broadcast's) answers only in its
+  // next call: once per turn of the ring, which at 64 KiB is every other broadcast.  So a
+  // broadcast of at least kBoxesTold / 2 boxes that reaches the next kBoxesTold boxes (the
+  // same broadcasts on every PE) has the child on another node write its count to its
+  // parent (SlotFields::box_done_told), and the parent gets it only where that word is too
+  // old (the child lags, or told another parent, a broadcast from another root).  Smaller
+  // ones keep to the get: a child's write costs it as much as serving a get, and they turn
+  // the ring seldom.  perf/nbc, broadcast, alternating runs against the gets alone (on 2
+  // cores): 2 PEs of 2 nodes, the blocking routine 16.7-17.5 us against 20.5-21.5 at 64 KiB,
+  // 10.6-11.6 against 11.9-13.3 at 32 KiB, as before at 16 KiB; 4 PEs of 4 nodes 55-57
+  // against 68-71 at 64 KiB; 2 nodes of 2, 32-36 against 34-36 (with the progress threads
+  // off 31-32 against 35-36; the nonblocking one, where 4 PEs and their threads share the 2
+  // cores, 39-57 against 35-50).
   static constexpr size_t kBox = 1024;
   static constexpr uint64_t kBoxes = 128;
   static constexpr uint64_t kBoxesNode = 32;
   static constexpr size_t kBoxNetwork = kBoxes / 2 * kBox;
+  static constexpr uint64_t kBoxesTold = kBoxes / 2;
   // Parts of at most kCellBytes from another node's PE to the banks and boxes come in one
   // write of the data and its stamp behind it, into a cell (SlotFields::bank_cells,
   // box_cells), where the network lands a write's bytes in their order

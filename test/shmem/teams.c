@@ -114,7 +114,12 @@ int main(void) {
   shmem_team_destroy(yteam);
 
   /* Slots are reused: far more create/destroy rounds than there are slots, each team
-   * synchronising a different number of times so that stale counters would show. */
+   * synchronising a different number of times so that stale counters would show, and
+   * broadcasting a different number of times through its boxes, in broadcasts large enough
+   * that the PEs tell their parents on other nodes how far they are (each a write that must
+   * not land in the slot's next team). */
+  enum { BOX_BYTES = 32 * 1024 };
+  char *box_src = shmem_malloc(BOX_BYTES), *box_dst = shmem_malloc(BOX_BYTES);
   for (int round = 0; round < 150; ++round) {
     shmem_team_t team;
     const int size = 1 + round % npes;
@@ -124,9 +129,20 @@ int main(void) {
       static int one = 1, total;
       shmem_int_sum_reduce(team, &total, &one, 1);
       CHECK(total == size, "round %d: %d PEs counted, expected %d", round, total, size);
+      for (int i = 0; i <= round % 4; ++i) {
+        const int root = (round + i) % size;
+        memset(box_src, 'a' + (round + i + me) % 26, BOX_BYTES);
+        shmem_broadcastmem(team, box_dst, box_src, BOX_BYTES, root);
+        const char want = (char)('a' + (round + i + root) % 26);
+        for (size_t b = 0; b < BOX_BYTES; ++b)
+          CHECK(box_dst[b] == want, "round %d, broadcast %d from rank %d: byte %zu is %d, expected %d", round, i, root,
+                b, box_dst[b], want);
+      }
     }
     shmem_team_destroy(team);
   }
+  shmem_free(box_dst);
+  shmem_free(box_src);
 
   /* Running out of slots: test/shmem/limits.c. */
   shmem_team_t again;
