@@ -2,10 +2,12 @@
 # Tandem's nonblocking collectives (perf/nbc) against Open MPI's (perf/nbc_mpi), measured
 # alike and in alternating runs: each round runs, on one node and then across nodes, Tandem
 # then MPI (Tandem on 2 virtual nodes, PEs split between them, against MPI over
-# `--mca btl tcp,self`; on one node Tandem's shared memory against MPI's).  The summary
-# gives per collective and size the median over the rounds of Full over the blocking
-# routine, Post (us) and Overlap (%), each the worst PE's.  See perf/README.md
-# ("Nonblocking collectives").
+# `--mca btl tcp,self`; on one node Tandem's shared memory against MPI's).  Across nodes
+# with 2 PEs the round also runs perf/ref_tcp_nbc, two processes that move the bytes over
+# TCP themselves and are measured the same way: the most that a transport driven by the
+# CPUs can do over this machine's TCP.  The summary gives per collective and size the
+# median over the rounds of Full over the blocking routine (each round's own ratio), Post
+# (us) and Overlap (%), each the worst PE's.  See perf/README.md ("Nonblocking collectives").
 #
 # Usage: perf/nbc.sh [-n ROUNDS] [-p PES] [-m MIN] [-M MAX] RESULTS   (defaults 3 2 8 4M)
 #        perf/nbc.sh -s RESULTS        (only the summary, from the CSV files there)
@@ -22,11 +24,11 @@ while getopts "n:p:m:M:s" opt; do
     m) min=$OPTARG ;;
     M) max=$OPTARG ;;
     s) summary_only=1 ;;
-    *) sed -n '10,13p' "$0" >&2; exit 2 ;;
+    *) sed -n '12,14p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '10,13p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] || { sed -n '12,14p' "$0" >&2; exit 2; }
 out=$1
 mkdir -p "$out"
 
@@ -48,6 +50,11 @@ if [ "$summary_only" = 0 ]; then
       timeout 900 "$mpirun" "${mpi_options[@]}" "${mpi[@]}" "$build/perf/nbc_mpi" "${options[@]}" \
         >"$out/round$r-mpi-$placement.csv" 2>"$out/round$r-mpi-$placement.err" ||
         echo "nbc.sh: MPI's run failed, see $out/round$r-mpi-$placement.err" >&2
+      if [ "$placement" = nodes ] && [ "$pes" = 2 ]; then
+        timeout 900 "$build/perf/ref_tcp_nbc" "${options[@]}" \
+          >"$out/round$r-tcp-$placement.csv" 2>"$out/round$r-tcp-$placement.err" ||
+          echo "nbc.sh: the TCP reference failed, see $out/round$r-tcp-$placement.err" >&2
+      fi
     done
   done
 fi
@@ -59,22 +66,32 @@ for placement in node nodes; do
   echo
   [ "$placement" = node ] && echo "## One node: Tandem's shared memory, MPI's" ||
     echo "## Across nodes: Tandem on 2 virtual nodes, MPI over --mca btl tcp,self"
-  awk -F, -v libs="tandem-$placement mpi-$placement" -f "$here/rounds.awk" -f <(cat <<'AWK'
-    # One library's three cells for collective c at size z: Full / blocking, Post, Overlap.
+  tcp=(); ls "$out"/round*-tcp-$placement.csv >/dev/null 2>&1 && tcp=("$out"/round*-tcp-$placement.csv)
+  awk -F, -v libs="tandem-$placement mpi-$placement tcp-$placement" -f "$here/rounds.awk" -f <(cat <<'AWK'
+    # One library's three cells for collective c at size z: Full / blocking (the median of
+    # each round's own ratio: a round's noise moves both of its figures), Post, Overlap.
     function has(k) { return n[k] > 0 }
+    function ratio(f, b,   i, j, t, c, x) {
+      c = 0; for (i = 1; i <= n[f] && i <= n[b]; i++) if (v[b, i] > 0) x[++c] = v[f, i] / v[b, i]
+      if (c == 0) return -1
+      for (i = 2; i <= c; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
+      return c % 2 ? x[(c + 1) / 2] : (x[c / 2] + x[c / 2 + 1]) / 2 }
     function cells(lib, c, z,   f, b, p, o) {
       f = lib SUBSEP z SUBSEP c "_full_us"; b = lib SUBSEP z SUBSEP c "_blocking_us"
       p = lib SUBSEP z SUBSEP c "_post_us"; o = lib SUBSEP z SUBSEP c "_overlap_pct"
-      if (has(f) && has(b) && median(b) > 0) printf " %.2f |", median(f) / median(b); else printf " |"
+      if (has(f) && has(b) && ratio(f, b) > 0) printf " %.2f |", ratio(f, b); else printf " |"
       if (has(p)) printf " %.1f |", median(p); else printf " |"
       if (has(o)) printf " %.0f |", median(o); else printf " |" }
     END {
       split(libs, lib, " ")
       for (i = 1; i <= nr; i++) { split(rows[i], r, SUBSEP); if (!(r[1] in listed)) { listed[r[1]] = 1; sz[++ns] = r[1] } }
       split("broadcast fcollect alltoall sum_reduce", order, " ")
+      tcp = has(lib[3] SUBSEP sz[1] SUBSEP "broadcast_full_us") || has(lib[3] SUBSEP sz[1] SUBSEP "fcollect_full_us")
       for (o = 1; o <= 4; o++) { c = order[o]; if (!has(lib[1] SUBSEP sz[1] SUBSEP c "_full_us")) continue
-        printf "\n### %s\n\n| size | Tandem Full/blocking | Tandem Post us | Tandem Overlap %% | MPI Full/blocking | MPI Post us | MPI Overlap %% |\n|---|---|---|---|---|---|---|\n", c
-        for (i = 1; i <= ns; i++) { printf "| %s |", sz[i]; cells(lib[1], c, sz[i]); cells(lib[2], c, sz[i]); print "" } } }
+        printf "\n### %s\n\n| size | Tandem Full/blocking | Tandem Post us | Tandem Overlap %% | MPI Full/blocking | MPI Post us | MPI Overlap %% |", c
+        if (tcp) printf " TCP Full/blocking | TCP Post us | TCP Overlap %% |"
+        printf "\n|---|---|---|---|---|---|---|%s\n", tcp ? "---|---|---|" : ""
+        for (i = 1; i <= ns; i++) { printf "| %s |", sz[i]; cells(lib[1], c, sz[i]); cells(lib[2], c, sz[i]); if (tcp) cells(lib[3], c, sz[i]); print "" } } }
 AWK
-) "$out"/round*-tandem-$placement.csv "$out"/round*-mpi-$placement.csv
+) "$out"/round*-tandem-$placement.csv "$out"/round*-mpi-$placement.csv "${tcp[@]}"
 done | tee "$out/summary.md"

@@ -11,13 +11,7 @@
  *  tcp_bw_MBps      the parent streams `iterations` messages of `size` bytes; the timer stops
  *                   when the child's one-byte acknowledgement of the last one arrives
  * Options as for every benchmark (perf_common.h): -m, -M, -r, -x, -P. */
-#include "perf_common.h" /* first: it defines _GNU_SOURCE */
-
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
+#include "perf_tcp.h" /* first: perf_common.h defines _GNU_SOURCE */
 
 static void full(int fd, char* buf, size_t n, int sending) {
   while (n > 0) {
@@ -31,9 +25,9 @@ static void full(int fd, char* buf, size_t n, int sending) {
   }
 }
 
+/* Buffers large enough for the largest stream (TCP_NODELAY: perf_tcp_pair). */
 static void tune(int fd) {
-  int one = 1, big = 8 << 20;
-  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  int big = 8 << 20;
   setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
 }
@@ -63,42 +57,13 @@ static void echo(int fd, char* buf, const struct perf_opts* o) {
 int main(int argc, char** argv) {
   struct perf_opts o = perf_defaults();
   perf_parse(argc, argv, &o);
-  const char* host = getenv("REF_TCP_ADDRESS");
-  if (host == NULL || *host == '\0') host = "127.0.0.1";
-  struct sockaddr_in addr = {.sin_family = AF_INET};
-  if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
-    fprintf(stderr, "ref_tcp_pingpong: REF_TCP_ADDRESS=%s is not an IPv4 address\n", host);
-    return 2;
-  }
-  /* The parent listens (in namespace 0 with PERF_NETNS) and times; the child connects (from
-   * namespace 1) and echoes. */
-  perf_enter_netns(0);
-  int listener = socket(AF_INET, SOCK_STREAM, 0);
-  socklen_t len = sizeof addr;
-  if (bind(listener, (struct sockaddr*)&addr, sizeof addr) || listen(listener, 1) ||
-      getsockname(listener, (struct sockaddr*)&addr, &len)) {
-    perror("ref_tcp_pingpong: listen");
-    return 1;
-  }
   char* buf = perf_alloc(o.max_size);
-  if (perf_fork_pair("ref_tcp_pingpong", o.pin) == 1) {
-    close(listener);
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    tune(fd);
-    if (connect(fd, (struct sockaddr*)&addr, sizeof addr)) {
-      perror("ref_tcp_pingpong: connect");
-      _exit(1);
-    }
+  int role;
+  const int fd = perf_tcp_pair("ref_tcp_pingpong", o.pin, tune, &role);
+  if (role == 1) {
     echo(fd, buf, &o);
     _exit(0);
   }
-  int fd = accept(listener, NULL, NULL);
-  if (fd < 0) {
-    perror("ref_tcp_pingpong: accept");
-    return 1;
-  }
-  tune(fd);
-  fprintf(stderr, "# ref_tcp_pingpong: %s\n", host);
   perf_header("ref_tcp_pingpong", &o);
   double t[PERF_MAX_REPS];
   for (size_t size = perf_first_size(&o); size <= o.max_size; size <<= 1) {
@@ -124,7 +89,5 @@ int main(int argc, char** argv) {
     }
     perf_emit(size, m, "tcp_bw_MBps", t, o.reps, 0);
   }
-  int status = 0;
-  wait(&status);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return perf_tcp_end();
 }
