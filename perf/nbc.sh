@@ -9,26 +9,28 @@
 # median over the rounds of Full over the blocking routine (each round's own ratio), Post
 # (us) and Overlap (%), each the worst PE's.  See perf/README.md ("Nonblocking collectives").
 #
-# Usage: perf/nbc.sh [-n ROUNDS] [-p PES] [-m MIN] [-M MAX] RESULTS   (defaults 3 2 8 4M)
+# Usage: perf/nbc.sh [-n ROUNDS] [-p PES] [-N NODES] [-m MIN] [-M MAX] RESULTS
+#        (defaults 3 2 2 8 4M; NODES: the virtual nodes of the across-nodes placement)
 #        perf/nbc.sh -s RESULTS        (only the summary, from the CSV files there)
 #   environment: BUILD (default: build beside perf/), MPIRUN (default: mpirun)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${BUILD:-$here/../build}
 mpirun=${MPIRUN:-mpirun}
-rounds=3 pes=2 min=8 max=4M summary_only=0
-while getopts "n:p:m:M:s" opt; do
+rounds=3 pes=2 nodes=2 min=8 max=4M summary_only=0
+while getopts "n:p:N:m:M:s" opt; do
   case "$opt" in
     n) rounds=$OPTARG ;;
     p) pes=$OPTARG ;;
+    N) nodes=$OPTARG ;;
     m) min=$OPTARG ;;
     M) max=$OPTARG ;;
     s) summary_only=1 ;;
-    *) sed -n '12,14p' "$0" >&2; exit 2 ;;
+    *) sed -n '12,15p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '12,14p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] || { sed -n '12,15p' "$0" >&2; exit 2; }
 out=$1
 mkdir -p "$out"
 
@@ -38,11 +40,12 @@ if [ "$summary_only" = 0 ]; then
   mpi_options=(); [ "$(id -u)" = 0 ] && mpi_options=(--allow-run-as-root)
   [ "$pes" -gt "$(nproc)" ] && mpi_options+=(--oversubscribe)
   options=(-m "$min" -M "$max" -r 3 -x 0.2)
-  { date -u; uname -r; nproc; git -C "$here/.." rev-parse --short HEAD 2>/dev/null || true; } >"$out/env.txt"
+  { date -u; uname -r; nproc; git -C "$here/.." rev-parse --short HEAD 2>/dev/null || true
+    echo "virtual nodes: $nodes"; } >"$out/env.txt"
   for r in $(seq 1 "$rounds"); do
     for placement in node nodes; do
       if [ "$placement" = node ]; then tandem=(-n "$pes"); mpi=(-np "$pes"); else
-        tandem=(-n "$pes" --nodes 2); mpi=(-np "$pes" --mca btl tcp,self); fi
+        tandem=(-n "$pes" --nodes "$nodes"); mpi=(-np "$pes" --mca btl tcp,self); fi
       echo "nbc.sh: round $r/$rounds, $placement" >&2
       timeout 900 "$build/tools/oshrun/oshrun" "${tandem[@]}" "$build/perf/nbc" "${options[@]}" \
         >"$out/round$r-tandem-$placement.csv" 2>"$out/round$r-tandem-$placement.err" ||
@@ -65,7 +68,7 @@ for placement in node nodes; do
   ls "$out"/round*-tandem-$placement.csv >/dev/null 2>&1 || continue
   echo
   [ "$placement" = node ] && echo "## One node: Tandem's shared memory, MPI's" ||
-    echo "## Across nodes: Tandem on 2 virtual nodes, MPI over --mca btl tcp,self"
+    echo "## Across nodes: Tandem on $(sed -n 's/^virtual nodes: //p' "$out/env.txt" 2>/dev/null | grep . || echo 2) virtual nodes, MPI over --mca btl tcp,self"
   tcp=(); ls "$out"/round*-tcp-$placement.csv >/dev/null 2>&1 && tcp=("$out"/round*-tcp-$placement.csv)
   awk -F, -v libs="tandem-$placement mpi-$placement tcp-$placement" -f "$here/rounds.awk" -f <(cat <<'AWK'
     # One library's three cells for collective c at size z: Full / blocking (the median of
