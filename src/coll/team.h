@@ -58,7 +58,7 @@ struct Team {
   std::vector<uint64_t> box_until;  // box -> the boxes_used at the end of the last broadcast in it
   PeerPages<uint64_t> box_read;  // rank -> the boxes_used that rank was last seen done with
   uint64_t box_told = 0;     // the boxes_used when this PE last told its parent (Group::box_broadcast)
-  std::vector<uint64_t> box_told_due;  // rank -> the box_done that child last told this PE (or 0)
+  std::vector<uint64_t> box_told_due;  // rank -> the count that child owes this PE last (0: none)
   uint64_t stamp_calls = 0;  // collectives that used the slot's stamps (Group::stamped)
   uint64_t stamp_reads = 0;  // reads of this PE's memory that those calls waited for, all told
   uint64_t direct_calls = 0;  // collectives that used Group::direct
