@@ -269,13 +269,12 @@ bool Group::box_broadcast(void* dest, const void* source, size_t bytes, int root
   // and the parent counts on the word.
   if (count >= kBoxesTold / 2 && end / kBoxesTold != t.box_told / kBoxesTold && scheduler().writes_in_order()) {
     t.box_told = end;
-    if (parent >= 0 && rank_ < kBankStamps) {
-      const Target told = locate(call_, "broadcast box", &slot.box_done_told[rank_], sizeof(uint64_t), pe(parent));
-      if (!told.mapped) scheduler().set_word_in_order(call_, told, end);
-    }
+    const Runtime& run = rt();  // a node peer's count is read in its memory: nothing to tell
+    if (parent >= 0 && rank_ < kBankStamps && !run.is_local(pe(parent)))
+      scheduler().set_word_in_order(
+          call_, locate(call_, "broadcast box", &slot.box_done_told[rank_], sizeof(uint64_t), pe(parent)), end);
     for (int r : children)
-      if (r < kBankStamps && !locate(call_, "broadcast box", &slot.box_done, sizeof(uint64_t), pe(r)).mapped)
-        t.box_told_due[static_cast<size_t>(r)] = end;
+      if (r < kBankStamps && !run.is_local(pe(r))) t.box_told_due[static_cast<size_t>(r)] = end;
   }
   return true;
 }
