@@ -74,11 +74,9 @@ for placement in node nodes; do
     # One library's three cells for collective c at size z: Full / blocking (the median of
     # each round's own ratio: a round's noise moves both of its figures), Post, Overlap.
     function has(k) { return n[k] > 0 }
-    function ratio(f, b,   i, j, t, c, x) {
+    function ratio(f, b,   i, c, x) {
       c = 0; for (i = 1; i <= n[f] && i <= n[b]; i++) if (v[b, i] > 0) x[++c] = v[f, i] / v[b, i]
-      if (c == 0) return -1
-      for (i = 2; i <= c; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
-      return c % 2 ? x[(c + 1) / 2] : (x[c / 2] + x[c / 2 + 1]) / 2 }
+      return c == 0 ? -1 : middle(x, c) }
     function cells(lib, c, z,   f, b, p, o) {
       f = lib SUBSEP z SUBSEP c "_full_us"; b = lib SUBSEP z SUBSEP c "_blocking_us"
       p = lib SUBSEP z SUBSEP c "_post_us"; o = lib SUBSEP z SUBSEP c "_overlap_pct"

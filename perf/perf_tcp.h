@@ -38,8 +38,10 @@ static inline int perf_tcp_pair(const char* what, int pin, void (*tune)(int fd),
   if (*role == 1) {
     close(listener);
     fd = socket(AF_INET, SOCK_STREAM, 0);
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (tune) tune(fd);
+    if (fd >= 0) {
+      setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+      if (tune) tune(fd);
+    }
     if (fd < 0 || connect(fd, (struct sockaddr*)&addr, sizeof addr)) {
       fprintf(stderr, "%s: connect: %s\n", what, strerror(errno));
       _exit(1);

@@ -43,19 +43,25 @@ static void move(void) {
   }
 }
 
+static int sum_pending = 0; /* the sum_reduce whose addition the wait does */
+
 /* Starts collective c of `size` bytes: what this process sends and receives. */
 static void post(int c, size_t size) {
   const int sends = c != BROADCAST || rank == 0, receives = c != BROADCAST || rank == 1;
   to_send = sends ? size : 0;
   to_receive = receives ? size : 0;
   sent = received = 0;
+  sum_pending = c == SUM_REDUCE;
   if (to_send > 0) move();
 }
 
-static int sum_pending = 0; /* the sum_reduce whose addition the wait does */
+/* Moves what is left of both directions. */
+static void finish(void) {
+  while (sent < to_send || received < to_receive) move();
+}
 
 static void wait_done(void) {
-  while (sent < to_send || received < to_receive) move();
+  finish();
   if (sum_pending) {
     long* mine = (long*)out;
     const long* theirs = (const long*)in;
@@ -64,24 +70,19 @@ static void wait_done(void) {
   }
 }
 
-static void post_collective(int c, size_t size) {
-  post(c, size);
-  sum_pending = c == SUM_REDUCE;
-}
-
 static void blocking(int c, size_t size) {
-  post_collective(c, size);
+  post(c, size);
   wait_done();
 }
 
+/* `bytes` from `mine` to the other process, its `bytes` into `theirs` (barrier, max, min). */
 static void exchange(void* mine, void* theirs, size_t bytes) {
-  char* o = out;
-  char* i = in;
+  char *o = out, *i = in;
   out = mine;
   in = theirs;
   to_send = to_receive = bytes;
   sent = received = 0;
-  while (sent < to_send || received < to_receive) move();
+  finish();
   out = o;
   in = i;
 }
@@ -111,7 +112,7 @@ int main(int argc, char** argv) {
   if (rank == 0) perf_header("ref_tcp_nbc", &o);
   memset(out, rank + 1, o.max_size);
   const double turns_per_us = perf_spin_calibrate();
-  const struct nbc_lib lib = {2, rank, blocking, post_collective, wait_done, barrier, max, min};
+  const struct nbc_lib lib = {2, rank, blocking, post, wait_done, barrier, max, min};
   nbc_measure_all(&lib, only, &o, turns_per_us);
   if (rank == 1) _exit(0);
   return perf_tcp_end();
