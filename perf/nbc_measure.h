@@ -1,14 +1,17 @@
 /* The measurement of nonblocking collectives that perf/nbc.c (Tandem's shmemx_*_nbi) and
  * perf/nbc_mpi.c (MPI's MPI_I*) share, so that both are timed alike: seeds/004's Full, Post,
  * Wait and Overlap with a busy-wait compute phase of twice the worst PE's Full, beside the
- * blocking routine; every figure the worst PE's (see either program's opening comment for
- * the metrics).  A program gives its library's calls in a struct nbc_lib. */
+ * blocking routine, and Late, the others' wait for a PE that computes between its post and
+ * its wait; every figure the worst PE's (see either program's opening comment for the
+ * metrics).  A program gives its library's calls in a struct nbc_lib. */
 #ifndef TANDEM_PERF_NBC_MEASURE_H
 #define TANDEM_PERF_NBC_MEASURE_H
 
 #include "perf_common.h"
 
 enum { BROADCAST, FCOLLECT, ALLTOALL, SUM_REDUCE, COLLECTIVES };
+/* The late PE's compute (nbc_measure, NAME_late_us). */
+#define NBC_LATE_US 1000.0
 static const char* const nbc_names[COLLECTIVES] = {"broadcast", "fcollect", "alltoall", "sum_reduce"};
 
 struct nbc_lib {
@@ -105,6 +108,27 @@ static void nbc_measure(const struct nbc_lib* lib, int c, size_t size, const str
   lib->min(pct, 2);
   lib->max(tw, o->reps);
   lib->max(tc, o->reps);
+
+  /* A late PE: the last one posts, computes NBC_LATE_US without calling the library, then
+   * waits; the others post and wait at once.  Their waits, the worst: what one PE's compute
+   * costs the peers that wait for its part (the whole compute where nothing moves the
+   * collective meanwhile, its Full where something does). */
+  const uint64_t late_turns = perf_compute_turns(NBC_LATE_US, turns_per_us, 5);
+  const long late_n = n / 50 + 5;
+  double tl[PERF_MAX_REPS];
+  for (int r = 0; r < o->reps; ++r) {
+    double waited = 0;
+    for (long i = 0; i < late_n; ++i) {
+      lib->barrier();
+      const double t0 = perf_now_us();
+      lib->post(c, size);
+      if (lib->me == npes - 1) perf_spin(late_turns);
+      lib->wait();
+      if (lib->me != npes - 1) waited += perf_now_us() - t0;
+    }
+    tl[r] = waited / (double)late_n;
+  }
+  lib->max(tl, o->reps);
   if (lib->me != 0) return;
   char metric[64];
   const char* name = nbc_names[c];
@@ -122,6 +146,8 @@ static void nbc_measure(const struct nbc_lib* lib, int c, size_t size, const str
   perf_emit_stat(size, n, metric, (struct perf_stat){overlap[0], overlap[1]});
   snprintf(metric, sizeof metric, "%s_overlap_pct", name);
   perf_emit_stat(size, n, metric, (struct perf_stat){pct[0], pct[1]});
+  snprintf(metric, sizeof metric, "%s_late_us", name);
+  perf_emit(size, late_n, metric, tl, o->reps, 1);
 }
 
 /* Every collective (or `only`, nbc_only's answer) at every size of the options. */

@@ -20,6 +20,9 @@
  *                     the compute did not hide
  *  NAME_overlap_pct   100 * (1 - NAME_overlap_us / NAME_full_us), each rank its own, the
  *                     lowest over the ranks (0: nothing hidden, 100: all)
+ *  NAME_late_us       post to the end of the wait on the ranks other than the last, which
+ *                     posts, computes 1 ms without calling MPI, then waits (per call, the
+ *                     worst of those ranks)
  * Post and wait are timed call by call (one collective in flight at a time); the others
  * with one timer around each loop.  Options as the other benchmarks (-m, -M, -r, -i, -x,
  * -P); -c NAME measures that collective only. */
