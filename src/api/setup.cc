@@ -260,6 +260,7 @@ void runtime_init(const char* call, int requested_threads) {
     r.progress_thread = proxy;  // before it starts: notify.cc locks its state from then on
     if (proxy) {
       r.present = [] { network_transport().note_present(); };
+      r.nudge = [](int pe) { network_transport().nudge(pe); };
       progress_thread().start(network, spare);
     }
   }
@@ -378,6 +379,7 @@ void runtime_finalize(const char* call) {
     r.progress = [](const char*, AwaitedPe*) { notify::poll(); };
     r.look = notify::poll;
     r.present = nullptr;
+    r.nudge = nullptr;
     progress_thread().stop();
     r.progress_thread = false;  // once it has stopped: notify.cc locks its state while it may run
     scheduler().configure(~size_t{0}, nullptr);

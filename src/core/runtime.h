@@ -56,6 +56,10 @@ struct Runtime {
   // A call in the library that neither waits nor looks: the progress thread keeps off
   // (ofi::Transport::note_present()).  Null without one.
   void (*present)() = nullptr;
+  // Rings the doorbell of world PE `pe` on another node (ofi::Transport::nudge()): a
+  // nonblocking collective of this PE has waited a while for that PE's part, which its
+  // progress thread then serves.  Null without a progress thread.
+  void (*nudge)(int pe) = nullptr;
   bool progress_thread = false;  // a progress thread serves the network when the PE does not
 
   bool is_local(int pe) const { return heap.peer_base[static_cast<size_t>(pe)] != nullptr; }

@@ -166,25 +166,32 @@ static void blocking_meanwhile(shmem_team_t other) {
 
 /* Rank 0 waits for its request; the others wait for a flag that rank 0 sets only once its
  * request has completed, and then wait for theirs: their waits on the flag must move their
- * own part of the collective. */
-static void progress_while_waiting(size_t count) {
+ * own part of the collective.  With `testing`, they spin on shmem_long_test instead: a PE
+ * that spins on a test routine does its part too (with no progress thread, or one that
+ * rests while its PE is in the library, nothing else would). */
+static void progress_while_waiting(size_t count, int testing) {
   static long flag = 0;
   const int me = shmem_my_pe(), npes = shmem_n_pes();
   long *d = (long *)nb_dst, *s = (long *)src_buf;
-  for (size_t i = 0; i < count; ++i) s[i] = me + (long)i;
+  const long k = testing ? 5 : 1;
+  for (size_t i = 0; i < count; ++i) s[i] = k * me + (long)i;
   shmemx_req_h req;
   shmemx_long_fcollect_nbi(SHMEM_TEAM_WORLD, d, s, count, &req);
   if (me == 0) {
     shmemx_req_wait(&req);
     for (int pe = 1; pe < npes; ++pe) shmem_long_atomic_set(&flag, 1, pe);
   } else {
-    shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 1);
+    if (testing)
+      while (!shmem_long_test(&flag, SHMEM_CMP_EQ, 1)) {
+      }
+    else
+      shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 1);
     shmemx_req_wait(&req);
   }
   int bad = 0;
   for (int r = 0; r < npes; ++r)
-    for (size_t i = 0; i < count; ++i) bad += d[(size_t)r * count + i] != r + (long)i;
-  CHECK(bad == 0, "fcollect_nbi of %zu completed through other waits: %d wrong", count, bad);
+    for (size_t i = 0; i < count; ++i) bad += d[(size_t)r * count + i] != k * r + (long)i;
+  CHECK(bad == 0, "fcollect_nbi of %zu completed through other %s: %d wrong", count, testing ? "tests" : "waits", bad);
   shmem_barrier_all();
   flag = 0;
   shmem_barrier_all();
@@ -272,8 +279,11 @@ int main(void) {
   in_flight(SHMEM_TEAM_WORLD, evens, SMALL);
   in_flight(SHMEM_TEAM_WORLD, evens, MEDIUM);
   blocking_meanwhile(evens);
-  progress_while_waiting(SMALL);
-  progress_while_waiting(LARGE / 4);
+  for (int testing = 0; testing < 2; ++testing) {
+    progress_while_waiting(SMALL, testing);
+    progress_while_waiting(MEDIUM, testing);
+    progress_while_waiting(LARGE / 4, testing);
+  }
   /* Only where the last PE has a progress thread: on another node than PE 0 (PE 0's
    * SHMEM_TEAM_SHARED leaves it out; PE 0 tells everyone), and the thread not turned off. */
   {

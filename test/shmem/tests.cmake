@@ -124,6 +124,8 @@ tandem_shmem_test(collectives_messages PROGRAM collectives NP 2 4 ENV TANDEM_NOT
 # The nonblocking collectives: every routine and type against its blocking twin, several in
 # flight on two teams, mixed with RMA and blocking collectives.
 tandem_shmem_test(nbc)
+# The same with no progress thread: the PEs' own calls (waits, tests) move the requests.
+tandem_shmem_test(nbc_progress_thread_off PROGRAM nbc ENV TANDEM_PROGRESS_THREAD=off)
 tandem_shmem_test(example_cg PROGRAM example_cg ARGS 32 60 1)
 # The producer-consumer example of man 7 tandem_notify, compiled from the page.
 tandem_shmem_test(notify_example)

@@ -42,8 +42,9 @@ class PeActivity {
     seen_ns_ = now_ns;
     return waited || spun;
   }
-  // Nanoseconds since a PE thread last took a turn or a look.
-  int64_t since_last_ns() const { return monotonic_ns() - last_ns_.load(std::memory_order_relaxed); }
+  // When a PE thread last took a turn or a look (monotonic_ns()), and how long ago.
+  int64_t last_ns() const { return last_ns_.load(std::memory_order_relaxed); }
+  int64_t since_last_ns() const { return monotonic_ns() - last_ns(); }
 
  private:
   static bool& helper_thread() {

@@ -83,6 +83,18 @@ bool ProgressSleep::pause_while_driving() {
   return false;
 }
 
+bool ProgressSleep::rest(long timeout_us) {
+  const timespec pause{timeout_us / 1000000, timeout_us % 1000000 * 1000L};
+  pollfd woken[2] = {{wake_pipe_[0], POLLIN, 0}, {doorbell_.fd(), POLLIN, 0}};
+  const int ready = ppoll(woken, 2, &pause, nullptr);
+  if (ready > 0 && (woken[0].revents & POLLIN)) drain_wake_pipe();
+  if (ready > 0 && (woken[1].revents & POLLIN)) {
+    take_ring();
+    return true;
+  }
+  return false;
+}
+
 int ProgressSleep::prepare_watch(int timeout_us) {
   // Connections made since the last sleep: those to PEs this one reached for the first time
   // at once, those of PEs that reached this one once a sleep of at most kWatchRescanUs has

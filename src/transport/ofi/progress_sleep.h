@@ -72,6 +72,9 @@ class ProgressSleep {
   // wait is served all the same).  A pause that wake_from_long_pause() ends starts the
   // doubling again from the shortest.
   bool pause_while_driving();
+  // A rest of the progress thread (Engine::rest_while_present): up to `timeout_us` on the
+  // wake pipe and the doorbell alone; true when a ring ended it (taken).
+  bool rest(long timeout_us);
   // The PE posted an nbi operation and may go off to compute with it in flight: a pause
   // longer than kDrivingPauseMaxUs ends, so that the operation waits no longer than it would
   // without the long pauses.

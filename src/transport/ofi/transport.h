@@ -263,8 +263,18 @@ class Transport {
   // last look, and sleeps at most 1 ms while a batch is open.  With `requests` (work in
   // flight that only the thread's turns move while the PE computes: the nonblocking
   // collectives) it keeps off while the PE took a turn or look (or note_present()) in the last 200 us, pausing
-  // as above, and serves otherwise.
+  // as above, and serves otherwise, at once where a peer rang since the PE was last in the
+  // library (rest_while_present()); what its read landed moves the requests on
+  // (run_background()) before it sleeps.
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr, bool requests = false);
+  // For a progress thread on a core that a PE needs, while requests are in flight: rests,
+  // neither serving the network nor resuming the requests, until `window_ns` have passed
+  // since the PE was last in the library, or a peer rings the doorbell, or wake(); returns
+  // false, without resting, once the window has passed or where a peer rang since the PE was
+  // last in the library (the thread then serves as usual until the PE comes back).
+  bool rest_while_present(int64_t window_ns);
+  // Rings world PE `pe`'s doorbell (Runtime::nudge).
+  void nudge(int pe);
   // Called by the progress thread when it starts: its turns of progress are not the PE's.
   static void mark_helper_thread();
   // Whether the PE's threads drove progress since the progress thread last asked: they
