@@ -30,17 +30,17 @@ inline bool (*run_background)() = nullptr;
 // off them meanwhile.
 inline std::atomic<int> background_waiters{0};
 
-// A nonblocking collective's wait for another node (on its fiber, coll/nbc.h) that the PE's
-// own wait has resumed for kLateNs without what it waits for rings the doorbell of the PEs
-// it waits for (Runtime::nudge): such a PE may have posted its part and gone off to compute,
-// and its progress thread, which shares a core with a computing PE, rests then
-// (nbi/progress_thread.cc) until a peer says it waits.  Then again after twice as long each
-// time, up to kLateMaxNs, for a part that takes that PE more than one turn.  Each ring costs
-// a wake of that PE's thread, on a core that may be this PE's: kLateNs is long enough that
-// a collective whose data is merely on its way rings seldom (perf/nbc, 2 PEs on 2 virtual
-// nodes: rings after 50 us took a request alone to 1.1-1.34 times the blocking routine at
-// 256 KiB-2 MiB), and as long as the progress thread kept off a PE that had just been in
-// the library before it rested (Engine::wait_for_activity).  Only the time the fiber is
+// A nonblocking collective's wait for a PE of another node (on its fiber, coll/nbc.h) that
+// the PE's own wait has resumed for kLateNs without that PE's part rings that PE's doorbell
+// (Runtime::nudge): it may have posted its part and gone off to compute, and its progress
+// thread, which shares a core with a computing PE, rests then (nbi/progress_thread.cc)
+// until a peer says it waits.  Then again after twice as long each time, up to kLateMaxNs,
+// for a part that takes that PE more than one turn.  Each ring costs a wake of that PE's
+// thread, on a core that may be this PE's: kLateNs is long enough that a collective whose
+// data is merely on its way rings seldom (perf/nbc, 2 PEs on 2 virtual nodes: rings after
+// 50 us took a request alone to 1.1-2.1 times the blocking routine at 256 KiB-4 MiB), and
+// as long as the progress thread kept off a PE that had just been in the library before it
+// rested (Engine::wait_for_activity).  Only the time the fiber is
 // resumed without a gap of kResumedGapNs counts: between a post and its wait the PE
 // computes, the fiber stays where it yielded, and no one waits.  due() is asked at each of
 // the wait's pauses, and says true when a ring is due.
