@@ -138,7 +138,7 @@ class Engine {
   void look();
   void note_present() { pe_.count_look(); }
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr, bool requests = false);
-  bool rest_while_present(int64_t window_ns);
+  bool rest_while_present(int64_t window_ns) { return sleep_.rest_while_present(pe_, window_ns); }
   void nudge(int pe) { sleep_.ring(pe); }
   static void mark_helper_thread();
   bool pe_driving();
@@ -461,7 +461,6 @@ class Engine {
   Order order_ = Order::None;
   WriteLedger ledger_;  // the PEs that confirm_writes() confirms (Order All, Rma)
   PeActivity pe_;  // progress() and look() by the PE's threads: pe_driving()
-  int64_t rung_at_presence_ = -1;  // the PE's last presence when a ring ended a rest (rest_while_present)
   // Counted operations are counted as issued before they are posted, and as done when the
   // CQ reports them (whichever thread reads it): done at least as large as issued means
   // every counted operation posted so far has completed.

@@ -177,7 +177,7 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)(), bool requests) {
   // turn woke for traffic the PE's wait, a few microseconds later, took itself (perf/nbc,
   // fcollect of 8 B-64 KiB on 2 virtual nodes, Full 1.3-7x the blocking routine's).
   constexpr int64_t kDrivingNowNs = 10000, kRequestsDrivingNs = 200000;
-  const bool rung = requests && pe_.last_ns() == rung_at_presence_;
+  const bool rung = requests && sleep_.rung_since_presence(pe_);
   if (!rung && (requests ? pe_.since_last_ns() < kRequestsDrivingNs : pe_driving() || sleep_.take_pe_drove())) {
     if (sleep_.pause_while_driving()) {
       if (pe_.since_last_ns() >= kDrivingNowNs && read_cq_unless_busy()) (void)pe_driving();
@@ -218,16 +218,6 @@ void Engine::wait_for_activity(int timeout_us, bool (*busy)(), bool requests) {
   // pauses as above instead of sleeping on the wait object again, which the PE's traffic
   // would end at once.
   if ((!requests && pe_driving()) || !read_cq_unless_busy()) sleep_.note_pe_drove();
-}
-
-bool Engine::rest_while_present(int64_t window_ns) {
-  const int64_t last = pe_.last_ns();
-  if (last == rung_at_presence_) return false;
-  const int64_t left_ns = last + window_ns - monotonic_ns();
-  if (left_ns <= 0) return false;
-  if (!sleep_.rest(left_ns / 1000 + 1)) return true;
-  rung_at_presence_ = pe_.last_ns();
-  return false;
 }
 
 namespace {

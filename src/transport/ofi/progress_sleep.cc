@@ -95,6 +95,15 @@ bool ProgressSleep::rest(long timeout_us) {
   return false;
 }
 
+bool ProgressSleep::rest_while_present(const PeActivity& pe, int64_t window_ns) {
+  if (rung_since_presence(pe)) return false;
+  const int64_t left_ns = pe.last_ns() + window_ns - monotonic_ns();
+  if (left_ns <= 0) return false;
+  if (!rest(left_ns / 1000 + 1)) return true;
+  rung_at_presence_ = pe.last_ns();
+  return false;
+}
+
 int ProgressSleep::prepare_watch(int timeout_us) {
   // Connections made since the last sleep: those to PEs this one reached for the first time
   // at once, those of PEs that reached this one once a sleep of at most kWatchRescanUs has

@@ -20,6 +20,7 @@
 #include <poll.h>
 
 #include "transport/ofi/doorbell.h"
+#include "transport/ofi/pe_activity.h"
 #include "transport/ofi/socket_watch.h"
 
 namespace tandem::ofi {
@@ -72,9 +73,15 @@ class ProgressSleep {
   // wait is served all the same).  A pause that wake_from_long_pause() ends starts the
   // doubling again from the shortest.
   bool pause_while_driving();
-  // A rest of the progress thread (Engine::rest_while_present): up to `timeout_us` on the
-  // wake pipe and the doorbell alone; true when a ring ended it (taken).
-  bool rest(long timeout_us);
+  // A rest of the progress thread while requests are in flight (Engine::rest_while_present)
+  // and its PE may come back: until `window_ns` after the PE was last in the library, on the
+  // wake pipe and the doorbell alone.  True when it rested; false, without resting, once the
+  // window has passed or where a ring ended a rest since the PE was last in the library
+  // (rung_since_presence()), and false when a ring ends this one.
+  bool rest_while_present(const PeActivity& pe, int64_t window_ns);
+  // Whether a ring ended a rest since the PE was last in the library: the thread then serves
+  // until the PE is back.
+  bool rung_since_presence(const PeActivity& pe) const { return pe.last_ns() == rung_at_presence_; }
   // The PE posted an nbi operation and may go off to compute with it in flight: a pause
   // longer than kDrivingPauseMaxUs ends, so that the operation waits no longer than it would
   // without the long pauses.
@@ -121,6 +128,9 @@ class ProgressSleep {
   void take_ring();
   // wake() ended a sleep or pause: empties the wake pipe.
   void drain_wake_pipe();
+  // Up to `timeout_us` on the wake pipe and the doorbell alone; true when a ring ended it
+  // (taken).
+  bool rest(long timeout_us);
 
   int wait_fd_ = -1;
   int wake_pipe_[2] = {-1, -1};
@@ -143,6 +153,7 @@ class ProgressSleep {
   long last_pause_us_ = 0;
   std::atomic<bool> pausing_long_{false};  // in a pause longer than kDrivingPauseMaxUs
   bool pe_drove_ = false;
+  int64_t rung_at_presence_ = -1;  // the PE's presence when a ring last ended a rest
   std::atomic<size_t> watched_{0};           // sockets in fds_
   std::atomic<uint64_t> traffic_wakes_{0};   // sleeps that traffic ended
   std::atomic<uint64_t> doorbell_rings_{0};  // rings the thread answered
