@@ -173,9 +173,11 @@ inline void drive_progress() {
 // 0.3-2 us, where a test or a wait that holds takes a few ns.  Without one, every call looks:
 // a PE that leaves a wait at once may stop calling the library (a barrier, then a long
 // computation) while a provider that sends only when driven (sockets) still holds what it
-// posted, such as its own arrival at that barrier.
-inline void drive_progress_in_spin() {
+// posted, such as its own arrival at that barrier.  Returns whether it resumed the
+// nonblocking collectives (after its look).
+inline bool drive_progress_in_spin() {
   const Runtime& r = rt();
+  bool resumed = false;
   if (void (*look)() = r.look) {
     constexpr unsigned kSpinLookEvery = 16;
     thread_local unsigned calls = 0;
@@ -184,11 +186,14 @@ inline void drive_progress_in_spin() {
       // A PE that spins on a test moves its nonblocking collectives as a wait does (with what
       // the look landed): its progress thread rests while the PE is in the library
       // (nbi/progress_thread.cc).  Not from a collective's fiber, whose resumer holds them.
-      if (background_requests.load(std::memory_order_relaxed) > 0 && run_background && !Fiber::current())
+      if (background_requests.load(std::memory_order_relaxed) > 0 && run_background && !Fiber::current()) {
         (void)run_background();
+        resumed = true;
+      }
     }
   }
   see_network_updates();
+  return resumed;
 }
 
 // For accesses to node-local memory that a program may spin on as well (shmem_g of a flag in
@@ -208,7 +213,10 @@ inline void look_now_and_then() {
 // and then (drive_progress_in_spin()).
 template <typename Ready>
 inline void wait_until_ready(const char* call, Ready ready, int from = -1) {
-  if (ready()) return drive_progress_in_spin();
+  if (ready()) {
+    (void)drive_progress_in_spin();
+    return;
+  }
   Backoff backoff(call, from);
   while (!ready()) backoff.pause();
   see_network_updates();
