@@ -70,7 +70,7 @@ void Engine::open(const char* call, const Settings& settings, char* const bases[
   rules_ = choice.rules;
   emulated_ = choice.emulated;  // checked as it is followed (local.h)
   provider_ = info_->fabric_attr->prov_name;
-  max_message_ = info_->ep_attr->max_msg_size ? info_->ep_attr->max_msg_size : SIZE_MAX;
+  pieces_.set(info_->ep_attr->max_msg_size, talks_through_sockets(provider_));
   inject_size_ = info_->tx_attr->inject_size;
   notify_by_data_ = !settings.notify_messages && info_->domain_attr->cq_data_size >= sizeof(uint64_t);
   held_.open(settings.coalesce);
@@ -326,7 +326,7 @@ LocalMemory::Buffer Engine::stage(const char* call, const void* p, size_t bytes,
 void Engine::put(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                     bool coalesce) {
   if (held_.hold(call, pe, segment, offset, source, bytes, coalesce)) return;
-  for_each_piece(bytes, [&](size_t done, size_t chunk) {
+  pieces_.for_each(bytes, [&](size_t done, size_t chunk) {
     write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, nullptr);
   });
 }
@@ -342,7 +342,7 @@ void Engine::put_unconfirmed(const char* call, int pe, int segment, uint64_t off
       return write_message(call, pe, segment, offset, staged->data, bytes, staged, data, Completion::Local);
     }
   }
-  for_each_piece(bytes, [&](size_t done, size_t chunk) {
+  pieces_.for_each(bytes, [&](size_t done, size_t chunk) {
     write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, nullptr,
                   done + chunk == bytes ? data : nullptr, Completion::Local);
   });
@@ -436,7 +436,7 @@ void Engine::read_message(const char* call, int pe, int segment, uint64_t offset
 
 void Engine::get(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes) {
   held_.flush_for(call, pe);
-  for_each_piece(bytes, [&](size_t done, size_t chunk) {
+  pieces_.for_each(bytes, [&](size_t done, size_t chunk) {
     read_message(call, pe, segment, offset + done, static_cast<char*>(dest) + done, chunk, &counted_read_);
   });
 }

@@ -44,6 +44,7 @@
 #include "transport/ofi/operand_slots.h"
 #include "transport/ofi/pe_activity.h"
 #include "transport/ofi/peers.h"
+#include "transport/ofi/pieces.h"
 #include "transport/ofi/progress_sleep.h"
 #include "transport/ofi/provider.h"
 #include "transport/ofi/request_rings.h"
@@ -380,13 +381,6 @@ class Engine {
   // progress while every one is in flight.
   OperandSlots::Slot* take_operand_slot(const char* call);
   OperandSlots operands_;
-  // How many messages of at most the provider's largest size carry `bytes` (max_message_
-  // may be SIZE_MAX), and each one's (offset, length) in turn.
-  size_t pieces(size_t bytes) const { return bytes / max_message_ + (bytes % max_message_ != 0); }
-  template <typename Piece>
-  void for_each_piece(size_t bytes, Piece piece) const {
-    for (size_t done = 0; done < bytes; done += max_message_) piece(done, std::min(bytes - done, max_message_));
-  }
   // Fills `msg`, the message of one RMA operation on (pe, segment, offset) for fi_writemsg
   // or fi_readmsg, and `rma`; `iov` holds the local buffer, `desc` its descriptor.
   void rma_message(const char* call, int pe, int segment, uint64_t offset, iovec* iov, void** desc, fi_rma_iov* rma,
@@ -448,7 +442,7 @@ class Engine {
   Rules rules_;     // in force
   Rules emulated_;  // imposed by TANDEM_OFI_REQUIRE alone
   LocalMemory local_;
-  size_t max_message_ = 0;
+  Pieces pieces_;  // how a put or a get is cut into operations
   size_t inject_size_ = 0;
   Peers peers_;
   uint64_t secret_ = 0;  // this PE's, which its card gives (admit())

@@ -104,7 +104,7 @@ void Engine::put_signal_nbi(const char* call, int pe, int segment, uint64_t offs
   if (signal_rides_write(signal_segment, signal_offset, value)) {
     held_.flush_for(call, pe);
     const char* from = static_cast<const char*>(source);
-    const size_t last = bytes == 0 ? 0 : (bytes - 1) % max_message_ + 1;  // the pieces before it land first
+    const size_t last = pieces_.last(bytes);  // the pieces before it land first
     if (bytes > last) put(call, pe, segment, offset, from, bytes - last);
     const uint64_t data = kSignalClass | (add ? kAdd : 0) | (signal_segment ? kSegmentBit : 0) |
                           signal_offset / 8 << kValueBits | value;
@@ -131,9 +131,9 @@ void Engine::write_then(const char* call, int pe, int segment, uint64_t offset, 
                            const PendingSignal& then) {
   held_.flush_for(call, pe);
   auto* pending = new PendingSignal(then);
-  pending->pieces = pieces(bytes);
+  pending->pieces = pieces_.count(bytes);
   signals_pending_.fetch_add(1);
-  for_each_piece(bytes, [&](size_t done, size_t chunk) {
+  pieces_.for_each(bytes, [&](size_t done, size_t chunk) {
     write_message(call, pe, segment, offset + done, static_cast<const char*>(source) + done, chunk, pending, nullptr,
                   Completion::Landed);
   });
@@ -181,10 +181,10 @@ void Engine::put_notify(const char* call, int pe, int segment, uint64_t offset, 
   }
   held_.flush_for(call, pe);
   const char* from = static_cast<const char*>(source);
-  if (bytes > max_message_) {
+  if (bytes > pieces_.most()) {
     // The pieces before the last land first: ordered providers keep writes in order,
     // otherwise they are waited for.
-    const size_t last = (bytes - 1) % max_message_ + 1;
+    const size_t last = pieces_.last(bytes);
     put(call, pe, segment, offset, from, bytes - last);
     if (order_ == Order::None) wait_writes(call);
     from += bytes - last;
@@ -198,9 +198,9 @@ void Engine::get_notify_nbi(const char* call, int pe, int segment, uint64_t offs
                                uint64_t data) {
   if (bytes == 0) return notify(call, pe, data);
   held_.flush_for(call, pe);
-  auto* pending = new PendingSignal{pe, 0, 0, data, false, pieces(bytes), true, true};
+  auto* pending = new PendingSignal{pe, 0, 0, data, false, pieces_.count(bytes), true, true};
   signals_pending_.fetch_add(1);
-  for_each_piece(bytes, [&](size_t done, size_t chunk) {
+  pieces_.for_each(bytes, [&](size_t done, size_t chunk) {
     read_message(call, pe, segment, offset + done, static_cast<char*>(dest) + done, chunk, pending);
   });
 }
