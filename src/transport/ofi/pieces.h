@@ -12,10 +12,10 @@ class Pieces {
  public:
   // Over kernel sockets (tcp, net, sockets) the receiving provider reads each operation's
   // data in one call, and on these machines reads of 1 MiB and more took twice as long a
-  // byte as reads of 512 KiB: cut at 512 KiB, gets of 1-4 MiB between 2 PEs on 2 virtual
-  // nodes took 11-33% less time, a put and its quiet up to 35% less, and streams of puts
-  // had 8-24% more bandwidth; pieces of 256 KiB gained less or lost (perf/README.md, "Large
-  // transfers across nodes").
+  // byte as reads of 512 KiB: cut at 512 KiB, between 2 PEs on 2 virtual nodes gets of 1-4
+  // MiB took 25-29% less time, fcollect and alltoall 16-26% less, a put and its quiet 9-31%
+  // less, and streams of 2-4 MiB puts had 13-47% more bandwidth (of 1 MiB puts 7% less);
+  // pieces of 256 KiB gained less or lost (perf/README.md, "Large transfers across nodes").
   static constexpr size_t kSocketPiece = 512 * 1024;
 
   // `max_msg_size` as fi_info gives it (0: no limit).
