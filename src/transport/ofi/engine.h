@@ -406,6 +406,10 @@ class Engine {
   // carries out `then` (a signal or a notification).  Bytes > 0.
   void write_then(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
                   const PendingSignal& then);
+  // Writes `bytes` with `data` as the CQ data of its last piece only, the pieces before it
+  // landing first (an ordered provider keeps writes in order; otherwise they are waited for).
+  void write_carrying(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+                      uint64_t data, Completion completion);
   bool signal_data_landed(void* context);
   void post_ready_signals();
   void wait_signals(const char* call);

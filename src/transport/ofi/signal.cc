@@ -102,15 +102,10 @@ struct Engine::PendingSignal {
 void Engine::put_signal_nbi(const char* call, int pe, int segment, uint64_t offset, const void* source,
                                size_t bytes, int signal_segment, uint64_t signal_offset, uint64_t value, bool add) {
   if (signal_rides_write(signal_segment, signal_offset, value)) {
-    held_.flush_for(call, pe);
-    const char* from = static_cast<const char*>(source);
-    const size_t last = pieces_.last(bytes);  // the pieces before it land first
-    if (bytes > last) put(call, pe, segment, offset, from, bytes - last);
     const uint64_t data = kSignalClass | (add ? kAdd : 0) | (signal_segment ? kSegmentBit : 0) |
                           signal_offset / 8 << kValueBits | value;
     ledger_.note_signal(pe);
-    return write_message(call, pe, segment, offset + bytes - last, from + bytes - last, last, nullptr, &data,
-                         Completion::Local);
+    return write_carrying(call, pe, segment, offset, source, bytes, data, Completion::Local);
   }
   if (order_ == Order::All || bytes == 0) {
     put(call, pe, segment, offset, source, bytes);
@@ -179,19 +174,19 @@ void Engine::put_notify(const char* call, int pe, int segment, uint64_t offset, 
     }
     return write_then(call, pe, segment, offset, source, bytes, PendingSignal{pe, 0, 0, data, false, 0, true});
   }
+  write_carrying(call, pe, segment, offset, source, bytes, data, Completion::Confirmed);
+}
+
+void Engine::write_carrying(const char* call, int pe, int segment, uint64_t offset, const void* source, size_t bytes,
+                            uint64_t data, Completion completion) {
   held_.flush_for(call, pe);
   const char* from = static_cast<const char*>(source);
-  if (bytes > pieces_.most()) {
-    // The pieces before the last land first: ordered providers keep writes in order,
-    // otherwise they are waited for.
-    const size_t last = pieces_.last(bytes);
+  const size_t last = pieces_.last(bytes);
+  if (bytes > last) {
     put(call, pe, segment, offset, from, bytes - last);
     if (order_ == Order::None) wait_writes(call);
-    from += bytes - last;
-    offset += bytes - last;
-    bytes = last;
   }
-  write_message(call, pe, segment, offset, from, bytes, nullptr, &data);
+  write_message(call, pe, segment, offset + bytes - last, from + bytes - last, last, nullptr, &data, completion);
 }
 
 void Engine::get_notify_nbi(const char* call, int pe, int segment, uint64_t offset, void* dest, size_t bytes,
