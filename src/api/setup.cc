@@ -362,6 +362,9 @@ void runtime_finalize(const char* call) {
     if (progress_thread().running())
       fprintf(stderr, "Tandem stats: PE %d: peers rang its doorbell %llu times\n", r.my_pe,
               static_cast<unsigned long long>(n.doorbell_rings));
+    if (progress_thread().running())
+      fprintf(stderr, "Tandem stats: PE %d: it rang peers' doorbells %llu times, and its progress thread rested %llu times\n",
+              r.my_pe, static_cast<unsigned long long>(n.rings_sent), static_cast<unsigned long long>(n.rests));
     if (r.spans_nodes) {
       fprintf(stderr, "Tandem stats: PE %d: %llu software requests served (atomics and gets), %llu of them written into its rings\n",
               r.my_pe, static_cast<unsigned long long>(n.requests_served),

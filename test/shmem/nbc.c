@@ -225,12 +225,34 @@ static void progress_while_computing(size_t count) {
   shmem_barrier_all();
 }
 
-int main(void) {
+/* Whether the last PE has a progress thread that does its part while it computes: on another
+ * node than PE 0 (PE 0's SHMEM_TEAM_SHARED leaves it out; PE 0 tells everyone), and the
+ * thread not turned off. */
+static int last_pe_has_thread(void) {
+  static long apart[2];
+  apart[0] = shmem_team_translate_pe(SHMEM_TEAM_WORLD, shmem_n_pes() - 1, SHMEM_TEAM_SHARED) < 0;
+  shmem_long_broadcast(SHMEM_TEAM_WORLD, &apart[1], &apart[0], 1, 0);
+  const char *thread = getenv("TANDEM_PROGRESS_THREAD");
+  return apart[1] && !(thread && strcmp(thread, "off") == 0);
+}
+
+int main(int argc, char **argv) {
   test_init();
   nb_dst = shmem_malloc(MAX_BYTES);
   bl_dst = shmem_malloc(MAX_BYTES);
   src_buf = shmem_malloc(MAX_BYTES);
   const int me = shmem_my_pe(), npes = shmem_n_pes();
+  /* `nbc late`, across nodes: only the collectives whose last PE computes meanwhile (the
+   * waits of the others ring it, and its thread, on a core it shares, rests until they do:
+   * TANDEM_STATS counts both). */
+  if (argc > 1 && strcmp(argv[1], "late") == 0) {
+    CHECK(last_pe_has_thread(), "nbc late: the last PE must be on another node than PE 0, with a progress thread");
+    for (int i = 0; test_failures == 0 && i < 8; ++i) progress_while_computing(i % 2 ? MEDIUM : SMALL);
+    shmem_barrier_all();
+    if (test_failures == 0 && me == 0) printf("nbc late: passed on %d PE(s)\n", npes);
+    shmem_finalize();
+    return test_failures ? 1 : 0;
+  }
   /* A second team: the even PEs (all PEs' world ranks differ from its ranks beyond PE 1). */
   shmem_team_t evens = SHMEM_TEAM_INVALID;
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, NULL, 0, &evens);
@@ -284,17 +306,9 @@ int main(void) {
     progress_while_waiting(MEDIUM, testing);
     progress_while_waiting(LARGE / 4, testing);
   }
-  /* Only where the last PE has a progress thread: on another node than PE 0 (PE 0's
-   * SHMEM_TEAM_SHARED leaves it out; PE 0 tells everyone), and the thread not turned off. */
-  {
-    static long apart[2];
-    apart[0] = shmem_team_translate_pe(SHMEM_TEAM_WORLD, npes - 1, SHMEM_TEAM_SHARED) < 0;
-    shmem_long_broadcast(SHMEM_TEAM_WORLD, &apart[1], &apart[0], 1, 0);
-    const char *thread = getenv("TANDEM_PROGRESS_THREAD");
-    if (apart[1] && !(thread && strcmp(thread, "off") == 0)) {
-      progress_while_computing(SMALL);
-      progress_while_computing(LARGE / 4);
-    }
+  if (last_pe_has_thread()) {
+    progress_while_computing(SMALL);
+    progress_while_computing(LARGE / 4);
   }
 
   /* The generic forms pick the typed routine by dest. */

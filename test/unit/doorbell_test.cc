@@ -37,7 +37,7 @@ TEST(Doorbell, RingsThePeersThatHaveOne) {
   ASSERT_NE(other_port, 0);
   ASSERT_GE(own.fd(), 0);
   own.reset(4);
-  own.ring(0);  // not known yet
+  EXPECT_FALSE(own.ring(0));  // not known yet
   EXPECT_FALSE(rung(other, 50));
   // PE 0: other's doorbell; PE 1: no doorbell (port 0); PE 2: a wildcard address; PE 3
   // never added.
@@ -45,13 +45,13 @@ TEST(Doorbell, RingsThePeersThatHaveOne) {
   own.add_peer(1, name_of(INADDR_LOOPBACK, 4002), 0);
   own.add_peer(2, name_of(INADDR_ANY, 4003), other_port);
   own.add_peer(7, name_of(INADDR_LOOPBACK, 4001), other_port);  // no such PE
-  own.ring(1);
-  own.ring(3);
-  own.ring(2);
-  own.ring(7);  // no such PE
+  EXPECT_FALSE(own.ring(1));
+  EXPECT_FALSE(own.ring(3));
+  EXPECT_FALSE(own.ring(2));
+  EXPECT_FALSE(own.ring(7));  // no such PE
   EXPECT_FALSE(rung(other, 50));
-  own.ring(0);
-  own.ring(0);
+  EXPECT_TRUE(own.ring(0));
+  EXPECT_TRUE(own.ring(0));
   EXPECT_TRUE(rung(other, 5000));
   other.drain();  // both rings at once
   EXPECT_FALSE(rung(other, 50));
@@ -65,6 +65,6 @@ TEST(Doorbell, NoneWithoutAnAddress) {
   EXPECT_EQ(d.fd(), -1);
   d.reset(1);
   d.add_peer(0, name_of(INADDR_LOOPBACK, 4000), 4000);
-  d.ring(0);
+  EXPECT_FALSE(d.ring(0));
   d.drain();
 }

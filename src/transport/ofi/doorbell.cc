@@ -41,16 +41,17 @@ void Doorbell::add_peer(int pe, const std::string& name, uint16_t port) {
   peers_.at(static_cast<size_t>(pe)).store(new SocketName(address), std::memory_order_release);
 }
 
-void Doorbell::ring(int pe) const {
-  if (fd_ < 0 || pe < 0 || static_cast<size_t>(pe) >= peers_.size()) return;
+bool Doorbell::ring(int pe) const {
+  if (fd_ < 0 || pe < 0 || static_cast<size_t>(pe) >= peers_.size()) return false;
   const auto* known = peers_.find(static_cast<size_t>(pe));
   const SocketName* p = known ? known->load(std::memory_order_acquire) : nullptr;
-  if (!p) return;
+  if (!p) return false;
   const char byte = 1;
   // A ring that cannot leave (a full socket buffer) is dropped: the thread looks on its own
   // soon after anyway.
   ssize_t ignored = sendto(fd_, &byte, 1, MSG_DONTWAIT, p->address(), p->length());
   (void)ignored;
+  return true;
 }
 
 void Doorbell::drain() const {

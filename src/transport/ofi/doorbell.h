@@ -35,8 +35,9 @@ class Doorbell {
   // doorbell: port 0, or a name that is no address).  Once per PE, from any thread (one at a
   // time), while others may ring().
   void add_peer(int pe, const std::string& name, uint16_t port);
-  // Rings `pe`'s doorbell, if it has one; never blocks.
-  void ring(int pe) const;
+  // Rings `pe`'s doorbell, if it has one; never blocks.  True where it rang (this PE knows
+  // that doorbell), whether or not the ring could leave.
+  bool ring(int pe) const;
   // The descriptor to poll for rings, or -1.
   int fd() const { return fd_; }
   // Empties the socket after poll() said it was readable.

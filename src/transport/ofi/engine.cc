@@ -275,6 +275,8 @@ Transport::Stats Engine::stats() const {
   s.coalesced_puts = held_.coalesced();
   s.traffic_wakes = sleep_.traffic_wakes();
   s.doorbell_rings = sleep_.doorbell_rings();
+  s.rings_sent = sleep_.rings_sent();
+  s.rests = sleep_.rests();
   s.watched_connections = sleep_.watched();
   s.requests_served = requests_served_.load(std::memory_order_relaxed);
   s.requests_from_rings = requests_from_rings_.load(std::memory_order_relaxed);

@@ -99,6 +99,7 @@ bool ProgressSleep::rest_while_present(const PeActivity& pe, int64_t window_ns) 
   if (rung_since_presence(pe)) return false;
   const int64_t left_ns = pe.last_ns() + window_ns - monotonic_ns();
   if (left_ns <= 0) return false;
+  rests_.fetch_add(1, std::memory_order_relaxed);
   if (!rest(left_ns / 1000 + 1)) return true;
   rung_at_presence_ = pe.last_ns();
   return false;

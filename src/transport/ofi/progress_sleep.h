@@ -47,7 +47,9 @@ class ProgressSleep {
 
   // Peers' doorbells: whether this PE can ring them, and a ring.
   bool rings() const { return doorbell_.fd() >= 0; }
-  void ring(int pe) const { doorbell_.ring(pe); }
+  void ring(int pe) {
+    if (doorbell_.ring(pe)) rings_sent_.fetch_add(1, std::memory_order_relaxed);
+  }
   int wait_fd() const { return wait_fd_; }
   bool watching() const { return watch_.on(); }
   // This PE posts to `pe`: the first time, the thread looks for the new connection before
@@ -111,6 +113,8 @@ class ProgressSleep {
   size_t watched() const { return watched_.load(std::memory_order_relaxed); }
   uint64_t traffic_wakes() const { return traffic_wakes_.load(std::memory_order_relaxed); }
   uint64_t doorbell_rings() const { return doorbell_rings_.load(std::memory_order_relaxed); }
+  uint64_t rings_sent() const { return rings_sent_.load(std::memory_order_relaxed); }
+  uint64_t rests() const { return rests_.load(std::memory_order_relaxed); }
 
  private:
   static constexpr int kDrivingPauseMaxUs = 400;
@@ -157,6 +161,8 @@ class ProgressSleep {
   std::atomic<size_t> watched_{0};           // sockets in fds_
   std::atomic<uint64_t> traffic_wakes_{0};   // sleeps that traffic ended
   std::atomic<uint64_t> doorbell_rings_{0};  // rings the thread answered
+  std::atomic<uint64_t> rings_sent_{0};      // rings of peers' doorbells (ring())
+  std::atomic<uint64_t> rests_{0};           // rests taken (rest_while_present())
 };
 
 }  // namespace tandem::ofi

@@ -136,6 +136,11 @@ class Transport {
     uint64_t traffic_wakes = 0;
     uint64_t doorbell_rings = 0;
     size_t watched_connections = 0;
+    // The rings of peers' doorbells that this PE's waits sent (for a peer's part that was
+    // late, or a network operation gone unanswered), and the rests its progress thread took
+    // while requests were in flight (progress_sleep.h).
+    uint64_t rings_sent = 0;
+    uint64_t rests = 0;
     // The software atomic requests this PE served, and those of them that came written into
     // its request rings rather than as messages (request_rings.h).
     uint64_t requests_served = 0;
