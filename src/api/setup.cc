@@ -356,15 +356,14 @@ void runtime_finalize(const char* call) {
             static_cast<unsigned long long>(s.deferred_bytes), static_cast<unsigned long long>(s.overlapped_bytes),
             static_cast<unsigned long long>(s.early_drains),
             static_cast<unsigned long long>(n.coalesced_puts));
-    if (progress_thread().running())
+    if (progress_thread().running()) {
       fprintf(stderr, "Tandem stats: PE %d: the progress thread woke %llu times for traffic (connections watched: %zu)\n",
               r.my_pe, static_cast<unsigned long long>(n.traffic_wakes), n.watched_connections);
-    if (progress_thread().running())
       fprintf(stderr, "Tandem stats: PE %d: peers rang its doorbell %llu times\n", r.my_pe,
               static_cast<unsigned long long>(n.doorbell_rings));
-    if (progress_thread().running())
       fprintf(stderr, "Tandem stats: PE %d: it rang peers' doorbells %llu times, and its progress thread rested %llu times\n",
               r.my_pe, static_cast<unsigned long long>(n.rings_sent), static_cast<unsigned long long>(n.rests));
+    }
     if (r.spans_nodes) {
       fprintf(stderr, "Tandem stats: PE %d: %llu software requests served (atomics and gets), %llu of them written into its rings\n",
               r.my_pe, static_cast<unsigned long long>(n.requests_served),
