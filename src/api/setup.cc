@@ -285,6 +285,18 @@ void runtime_init(const char* call, int requested_threads) {
   teams_init(call);
   epoch::windows_init(call);
   r.agreement = static_cast<uint64_t*>(heap_allocate(call, 4 * sizeof(uint64_t), 64));
+  // Every PE takes its bell, in every job, so that the symmetric addresses after it agree.
+  r.bell = static_cast<uint32_t*>(heap_allocate(call, sizeof(uint32_t), 64));
+  // On a node that holds every PE, a PE that posts a nonblocking collective and computes
+  // would hold its node peers until it is back in the library: its peers' waits ring its
+  // bell, and its progress thread, started at its first post, then does its part.
+  if (!r.spans_nodes && r.bell && r.config.progress_thread != Config::Switch::Off) {
+    r.ring_node = ring_node_peer;
+    r.posted = [] {
+      static std::atomic<bool> started{false};
+      if (!started.load(std::memory_order_relaxed) && !started.exchange(true)) progress_thread().start_node(rt().bell);
+    };
+  }
   notify::init(call);
   static bool registered = false;
   if (!registered) {
@@ -356,7 +368,13 @@ void runtime_finalize(const char* call) {
             static_cast<unsigned long long>(s.deferred_bytes), static_cast<unsigned long long>(s.overlapped_bytes),
             static_cast<unsigned long long>(s.early_drains),
             static_cast<unsigned long long>(n.coalesced_puts));
-    if (progress_thread().running()) {
+    if (progress_thread().running() && !r.spans_nodes) {
+      fprintf(stderr, "Tandem stats: PE %d: peers rang its bell %llu times, and its progress thread resumed its "
+              "requests %llu times\n", r.my_pe, static_cast<unsigned long long>(progress_thread().rings_heard()),
+              static_cast<unsigned long long>(progress_thread().serves()));
+      fprintf(stderr, "Tandem stats: PE %d: it rang peers' bells %llu times\n", r.my_pe,
+              static_cast<unsigned long long>(node_rings_sent()));
+    } else if (progress_thread().running()) {
       fprintf(stderr, "Tandem stats: PE %d: the progress thread woke %llu times for traffic (connections watched: %zu)\n",
               r.my_pe, static_cast<unsigned long long>(n.traffic_wakes), n.watched_connections);
       fprintf(stderr, "Tandem stats: PE %d: peers rang its doorbell %llu times\n", r.my_pe,
@@ -371,6 +389,11 @@ void runtime_finalize(const char* call) {
       fprintf(stderr, "Tandem stats: PE %d: %llu messages dropped as not from the job\n", r.my_pe,
               static_cast<unsigned long long>(n.messages_dropped));
     }
+  }
+  if (!r.spans_nodes) {
+    r.ring_node = nullptr;
+    r.posted = nullptr;
+    progress_thread().stop();  // its requests are complete
   }
   team_sync(call, team_world);
   if (r.spans_nodes) {

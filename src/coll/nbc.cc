@@ -86,6 +86,13 @@ bool run_lanes() {
   return local;
 }
 
+// A PE thread's call of the requests' routines: on one node, its progress thread stops
+// serving them (background_calls).  What matters is that the count moves, so no locked
+// add: two threads' calls at once may count one.
+void count_call() {
+  background_calls.store(background_calls.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+
 // A call that found its work done, or posted without waiting: the progress thread keeps off
 // (Runtime::present).
 void note_present() {
@@ -128,6 +135,7 @@ Request* live_request(const char* call, shmemx_req_h req) {
 // Completes the requests that `done` waits for, resuming them meanwhile.
 template <typename Done>
 void wait_until(const char* call, Done done) {
+  count_call();
   if (done()) return note_present();
   background_waiters.fetch_add(1, std::memory_order_relaxed);
   Backoff backoff(call);  // its pauses resume the requests (run_background)
@@ -139,6 +147,8 @@ void wait_until(const char* call, Done done) {
 
 shmemx_req_h post(const char* call, Team& team, const Body& body, Span dest, Span source) {
   if (Fiber::current()) fatal(call, "internal error: a collective posted from a collective's fiber");
+  if (void (*posted)() = rt().posted) posted();
+  count_call();
   Request* r = requests().create(call, body, dest, source);
   if (!r) fatal(call, "more than %d requests in flight", 1 << 20);
   {
@@ -157,6 +167,7 @@ int test(const char* call, shmemx_req_h* req) {
   if (!req) fatal(call, "req = NULL");
   if (*req == SHMEMX_REQ_NULL) return 1;
   Request* r = live_request(call, *req);
+  count_call();
   if (r->done.load(std::memory_order_acquire)) {
     note_present();
   } else {

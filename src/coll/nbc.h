@@ -12,7 +12,8 @@
 // What resumes them: the request's test and wait, any wait of the PE in the library
 // (Backoff::pause calls run_background(), core/backoff.h), and the progress thread while no
 // PE thread waits for them, which sleeps on the network's traffic while every fiber waits
-// for another node and polls briefly while one waits for this node's memory
+// for another node and polls briefly while one waits for this node's memory; on a node that
+// holds every PE, the thread that a PE's first post starts, once a node peer's wait rang it
 // (nbi/progress_thread.cc).  The fibers are resumed under one lock, by one thread at a
 // time; a thread that finds it taken goes on with its own work.
 #pragma once

@@ -187,7 +187,7 @@ const char* Group::gather_by_node(char* bank, size_t bytes, const void* data) {
     Slot& at_leader = *reinterpret_cast<Slot*>(locate(call_, "team slot", &slot, sizeof(Slot), pe(leader)).mapped);
     memcpy(at_leader.banks[b] + static_cast<size_t>(rank_) * bytes, data, bytes);
     __atomic_store_n(&at_leader.node_stamps[b][rank_ - leader], now, __ATOMIC_RELEASE);
-    wait_at_least(call_, &at_leader.node_stamps[b][0], now);
+    wait_at_least(call_, &at_leader.node_stamps[b][0], now, pe(leader));
     return at_leader.banks[b];
   }
   // The leader: its node's ranks [rank_, end), then those of the other nodes, each run
@@ -197,7 +197,7 @@ const char* Group::gather_by_node(char* bank, size_t bytes, const void* data) {
   auto stamp_of = [&](int i) { return b * kBankStamps + (size_ <= kBankStamps ? node_start(i) : i); };
   char* run = bank + static_cast<size_t>(rank_) * bytes;
   memcpy(run, data, bytes);
-  for (int r = rank_ + 1; r < end; ++r) wait_at_least(call_, &slot.node_stamps[b][r - rank_], now);
+  for (int r = rank_ + 1; r < end; ++r) wait_at_least(call_, &slot.node_stamps[b][r - rank_], now, pe(r));
   const size_t run_bytes = static_cast<size_t>(end - rank_) * bytes;
   for (int k = 1; k < n; ++k)  // the next node first
     send_part(stamp_of(node), "bank", run, node_start((node + k) % n), run, run_bytes, now);
@@ -373,7 +373,7 @@ void Group::await(int rank) {
   const uint64_t now = team_->stamp_calls;
   const auto* entered = reinterpret_cast<const uint64_t*>(
       locate(call_, "collective stamp", &team_slots[team_->slot].entered, sizeof(uint64_t), pe(rank)).mapped);
-  wait_at_least(call_, entered, now);
+  wait_at_least(call_, entered, now, pe(rank));
 }
 
 void Group::release(int rank) {

@@ -29,29 +29,39 @@ inline bool (*run_background)() = nullptr;
 // completes its team's): they resume the requests themselves, and the progress thread keeps
 // off them meanwhile.
 inline std::atomic<int> background_waiters{0};
+// The PE threads' calls of the requests' routines (posts, tests, waits): the progress thread
+// of a node without network, which serves the requests once a node peer rang, stops when
+// the PE is back (nbi/progress_thread.cc).
+inline std::atomic<uint64_t> background_calls{0};
 
 // A nonblocking collective's wait for a PE of another node (on its fiber, coll/nbc.h) that
 // the PE's own wait has resumed for kLateNs without that PE's part rings that PE's doorbell
-// (Runtime::nudge): it may have posted its part and gone off to compute, and its progress
-// thread, which shares a core with a computing PE, rests then (nbi/progress_thread.cc)
-// until a peer says it waits.  Then again after twice as long each time, up to kLateMaxNs,
-// for a part that takes that PE more than one turn.  Each ring costs a wake of that PE's
-// thread, on a core that may be this PE's: kLateNs is long enough that a collective whose
-// data is merely on its way rings seldom (perf/nbc, 2 PEs on 2 virtual nodes: rings after
-// 50 us took a request alone to 1.1-2.1 times the blocking routine at 256 KiB-4 MiB), and
-// as long as the progress thread kept off a PE that had just been in the library before it
-// rested (Engine::wait_for_activity).  Only the time the fiber is
-// resumed without a gap of kResumedGapNs counts: between a post and its wait the PE
-// computes, the fiber stays where it yielded, and no one waits.  due() is asked at each of
-// the wait's pauses, and says true when a ring is due.
+// (Runtime::nudge; on one node its bell, Runtime::ring_node): it may have posted its part
+// and gone off to compute, and its progress thread, which shares a core with a computing
+// PE, rests then (nbi/progress_thread.cc) until a peer says it waits.  Then again after
+// twice as long each time, up to kLateMaxNs, for a part that takes that PE more than one
+// turn.  Each ring costs a wake of that PE's thread, on a core that may be this PE's:
+// kLateNs is long enough that a collective whose data is merely on its way rings seldom
+// (perf/nbc, 2 PEs on 2 virtual nodes: rings after 50 us took a request alone to 1.1-2.1
+// times the blocking routine at 256 KiB-4 MiB), and as long as the progress thread kept off
+// a PE that had just been in the library before it rested (Engine::wait_for_activity).  On
+// a node that holds every PE a ring is a futex wake of a node peer's progress thread, which
+// sleeps until rung (nbi/progress_thread.cc): no network to watch, and a wake that finds
+// its PE in the library sleeps again at once, so the first comes after kNodeLateNs
+// (perf/nbc, 2 PEs on one node of 2 cores, 4 alternating rounds: a PE's wait for a peer
+// that computes 1 ms after its post 28-44 us at 2-128 KiB with 20 us, 49-72 us with 50 us,
+// 122-204 us with 200 us, 458-904 us without; a request alone within the rounds' noise of
+// each).  Only the time the fiber is resumed without a gap of kResumedGapNs counts: between
+// a post and its wait the PE computes, the fiber stays where it yielded, and no one waits.
+// due() is asked at each of the wait's pauses, and says true when a ring is due.
 class LateWait {
  public:
   bool due() {
-    constexpr int64_t kLateNs = 200000, kLateMaxNs = 3200000, kResumedGapNs = 20000;
+    constexpr int64_t kLateNs = 200000, kNodeLateNs = 20000, kLateMaxNs = 3200000, kResumedGapNs = 20000;
     const int64_t now = monotonic_ns();
     if (since_ns_ == 0 || now - last_ns_ > kResumedGapNs) {
       since_ns_ = now;
-      next_ns_ = kLateNs;
+      next_ns_ = rt().spans_nodes ? kLateNs : kNodeLateNs;
     }
     last_ns_ = now;
     if (now - since_ns_ < next_ns_) return false;
@@ -74,6 +84,7 @@ class Backoff {
   // timeout even while this PE has nothing outstanding.
   explicit Backoff(const char* call, int from = -1) : Backoff(call, rt().progress) {
     if (from >= 0 && progress_ && rt().node_of[static_cast<size_t>(from)] != rt().node) awaited_.pe = from;
+    else node_peer_ = from;
   }
   // For code that drives progress itself between pauses (the transport), so that a turn of
   // its loop costs one progress.
@@ -93,7 +104,10 @@ class Backoff {
     const bool requests = background_ && background_requests.load(std::memory_order_relaxed) > 0;
     if (requests) {
       if (Fiber* fiber = Fiber::current()) {
-        if (awaited_.pe >= 0 && rt().nudge && late_.due()) rt().nudge(awaited_.pe);
+        // A PE of another node rings through the network; on a node that holds every PE,
+        // node peers ring each other's bells (Runtime::ring_node).
+        void (*ring)(int) = awaited_.pe >= 0 ? rt().nudge : rt().ring_node;
+        if (ring && late_.due()) ring(awaited_.pe >= 0 ? awaited_.pe : node_peer_);
         fiber->yield(awaited_.pe >= 0);
         return;
       }
@@ -142,7 +156,8 @@ class Backoff {
   void (*progress_)(const char*, AwaitedPe*);  // the network's progress, when PEs span nodes
   bool background_;  // pauses yield on a fiber and resume the requests elsewhere
   AwaitedPe awaited_;
-  LateWait late_;  // a fiber's wait for awaited_.pe
+  int node_peer_ = -1;  // on one node, the PE the wait is for (-1: not known, any node peer)
+  LateWait late_;  // a fiber's wait for awaited_.pe, or on one node for node_peer_
 };
 
 // The updates that the network engine's own code makes to this PE's memory for other PEs

@@ -61,6 +61,13 @@ struct Runtime {
   // progress thread then serves.  Null without a progress thread.
   void (*nudge)(int pe) = nullptr;
   bool progress_thread = false;  // a progress thread serves the network when the PE does not
+  // On a node that holds every PE: this PE's bell, a word of symmetric memory that node peers
+  // ring (nbi/progress_thread.h); ring_node rings node peer `pe` (-1: every node peer), and
+  // posted starts the progress thread that sleeps on it, at a PE's first nonblocking
+  // collective.  Null across nodes, or with the thread off.
+  uint32_t* bell = nullptr;
+  void (*ring_node)(int pe) = nullptr;
+  void (*posted)() = nullptr;
 
   bool is_local(int pe) const { return heap.peer_base[static_cast<size_t>(pe)] != nullptr; }
 };

@@ -2,13 +2,17 @@
 
 #include <hwloc.h>
 #include <hwloc/glibc-sched.h>
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <vector>
 
 #include "core/backoff.h"
+#include "core/runtime.h"
 #include "nbi/scheduler.h"
 #include "transport/ofi/transport.h"
 
@@ -87,7 +91,37 @@ ofi::Transport* busy_network = nullptr;
 bool busy_own_core = false;
 bool busy() { return scheduler().proxy_work() || (busy_own_core && busy_network->maybe_in_flight()); }
 
+// A PE's bell on one node: a word of its symmetric memory, which node peers map too (the
+// heap is a shared mapping of a file or a memfd, so a futex on it is shared between the
+// processes: no FUTEX_PRIVATE_FLAG).  A ring adds one and wakes the sleeper; a sleep returns
+// at once where the word has moved since `seen`, so no ring is lost.
+void bell_sleep(uint32_t* word, uint32_t seen, int64_t timeout_ns) {
+  timespec t{static_cast<time_t>(timeout_ns / 1000000000), static_cast<long>(timeout_ns % 1000000000)};
+  (void)syscall(SYS_futex, word, FUTEX_WAIT, seen, timeout_ns >= 0 ? &t : nullptr, nullptr, 0);
+}
+void bell_ring(uint32_t* word) {
+  __atomic_fetch_add(word, 1, __ATOMIC_RELEASE);
+  (void)syscall(SYS_futex, word, FUTEX_WAKE, 1, nullptr, nullptr, 0);
+}
+std::atomic<uint64_t> rings_sent{0};
+
 }  // namespace
+
+void ring_node_peer(int pe) {
+  const Runtime& r = rt();
+  const size_t at = static_cast<size_t>(reinterpret_cast<char*>(r.bell) - r.heap.base);
+  auto ring = [&](int p) {
+    char* base = r.heap.peer_base[static_cast<size_t>(p)];
+    if (p == r.my_pe || !base) return;
+    bell_ring(reinterpret_cast<uint32_t*>(base + at));
+    rings_sent.fetch_add(1, std::memory_order_relaxed);
+  };
+  if (pe >= 0) ring(pe);
+  else
+    for (int p : r.local_pes) ring(p);
+}
+
+uint64_t node_rings_sent() { return rings_sent.load(std::memory_order_relaxed); }
 
 int core_count() {
   const size_t n = cores().cpus.size();
@@ -110,6 +144,50 @@ void ProgressThread::start(ofi::Transport* network, int core) {
   const bool move = core < 0 && cpus_beside_pe(&others);
   thread_ = std::thread([this] { run(); });
   if (move) pthread_setaffinity_np(thread_.native_handle(), sizeof others, &others);
+}
+
+void ProgressThread::start_node(uint32_t* bell) {
+  network_ = nullptr;
+  bell_ = bell;
+  core_ = -1;
+  stopping_ = false;
+  thread_ = std::thread([this] { run_node(); });
+}
+
+void ProgressThread::run_node() {
+  on_progress_thread() = true;
+  // Where a launcher bound the PE to its core, the thread goes to the others (where its
+  // node peers wait for it): a woken thread preempts its computing PE only once the PE's
+  // slice ends (see cpus_beside_pe()).  Asked here, not in the post that started the
+  // thread: the first look at the topology takes milliseconds.  The thread's own binding is
+  // its PE's, inherited.
+  cpu_set_t others;
+  if (cpus_beside_pe(&others)) pthread_setaffinity_np(pthread_self(), sizeof others, &others);
+  // While it serves, it resumes the requests every kServeGapNs: a request that waits for
+  // node peers' memory, which nothing announces, as the network's thread looks again after
+  // its kLocalWaitUs.
+  constexpr int64_t kServeGapNs = 50000;
+  uint32_t seen = __atomic_load_n(bell_, __ATOMIC_ACQUIRE);
+  while (!stopping_.load(std::memory_order_acquire)) {
+    bell_sleep(bell_, seen, -1);
+    const uint32_t now = __atomic_load_n(bell_, __ATOMIC_ACQUIRE);
+    if (now == seen) continue;
+    seen = now;
+    if (stopping_.load(std::memory_order_acquire)) break;
+    rings_heard_.fetch_add(1, std::memory_order_relaxed);
+    // A node peer has waited a while for this PE's part: serve until the requests are done,
+    // or the PE is back in the library for them (a post, a test, a wait), where it resumes
+    // them itself.
+    const uint64_t calls = background_calls.load(std::memory_order_relaxed);
+    while (!stopping_.load(std::memory_order_acquire) && background_requests.load(std::memory_order_relaxed) > 0 &&
+           background_waiters.load(std::memory_order_relaxed) == 0 &&
+           background_calls.load(std::memory_order_relaxed) == calls) {
+      serves_.fetch_add(1, std::memory_order_relaxed);
+      (void)run_background();
+      bell_sleep(bell_, seen, kServeGapNs);
+      seen = __atomic_load_n(bell_, __ATOMIC_ACQUIRE);
+    }
+  }
 }
 
 void ProgressThread::run() {
@@ -178,7 +256,8 @@ void ProgressThread::run() {
 void ProgressThread::stop() {
   if (!thread_.joinable()) return;
   stopping_.store(true, std::memory_order_release);
-  network_->wake();
+  if (network_) network_->wake();
+  else bell_ring(bell_);
   thread_.join();
 }
 

@@ -8,11 +8,12 @@
 #include <vector>
 
 #include "core/backoff.h"
+#include "core/flat_table.h"
 #include "core/peer_pages.h"
 #include "core/runtime.h"
 #include "core/spin_lock.h"
 #include "mem/symmetric.h"
-#include "core/flat_table.h"
+#include "nbi/progress_thread.h"
 
 struct shmemx_notify_req {
   enum class State { Inactive, Active, Complete };
@@ -143,11 +144,17 @@ bool shared_state() {
 }
 
 // `mutex`, held for the scope where shared_state(); with `if_free`, taken only if no other
-// thread holds it (owns() says whether the state is this thread's for the scope).
+// thread holds it (owns() says whether the state is this thread's for the scope).  Where the
+// state is not shared, a progress thread never takes it if free: on one node the thread that
+// resumes the PE's collectives (one of their waits that holds at once looks for
+// notifications, notify::poll) leaves it to the PE's threads.
 class StateLock {
  public:
   explicit StateLock(bool if_free = false) {
-    if (!shared_state()) return;
+    if (!shared_state()) {
+      if (if_free) owns_ = !on_progress_thread();
+      return;
+    }
     if (!if_free) mutex.lock();
     else if (!mutex.try_lock()) owns_ = false;
     held_ = owns_;

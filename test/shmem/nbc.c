@@ -205,17 +205,23 @@ static void progress_while_waiting(size_t count, int testing) {
   shmem_barrier_all();
 }
 
-/* Across nodes: the last PE posts a collective and then computes, reading only its own
- * memory, until PE 0 says that its own request has completed; the last PE's part must be
- * done meanwhile (by its progress thread), or the two wait for each other forever. */
+/* The last PE posts a collective and then computes, reading only its own memory, until PE 0
+ * says that its own request has completed; the last PE's part must be done meanwhile (by its
+ * progress thread), or the two wait for each other forever.  PE 0 posts only once the last PE
+ * has (it says so before it computes), so that the last PE's post cannot find PE 0's part
+ * there and finish its own at once: a medium fcollect then leaves it a part to do. */
 static void progress_while_computing(size_t count) {
   static volatile long released = 0;
+  static long posted = 0;
   const int me = shmem_my_pe(), npes = shmem_n_pes();
   long *d = (long *)nb_dst, *s = (long *)src_buf;
   for (size_t i = 0; i < count; ++i) s[i] = 3 * me + (long)i;
   shmemx_req_h req;
+  if (me == 0) shmem_long_wait_until(&posted, SHMEM_CMP_EQ, 1);
   shmemx_long_fcollect_nbi(SHMEM_TEAM_WORLD, d, s, count, &req);
   if (me == npes - 1) {
+    shmem_long_atomic_set(&posted, 1, 0);
+    shmem_quiet();
     while (released == 0) {
     }
   } else if (me == 0) {
@@ -230,18 +236,22 @@ static void progress_while_computing(size_t count) {
   CHECK(bad == 0, "fcollect_nbi of %zu while a PE computed: %d wrong", count, bad);
   shmem_barrier_all();
   released = 0;
+  posted = 0;
   shmem_barrier_all();
 }
 
 /* Whether the last PE has a progress thread that does its part while it computes: on another
- * node than PE 0 (PE 0's SHMEM_TEAM_SHARED leaves it out; PE 0 tells everyone), and the
- * thread not turned off. */
+ * node than PE 0 (PE 0's SHMEM_TEAM_SHARED leaves it out), or on a node that holds every PE
+ * (PE 0's SHMEM_TEAM_SHARED is the world: PE 0's waits ring its bell), not PE 0 itself, and
+ * the thread not turned off.  PE 0 tells everyone. */
 static int last_pe_has_thread(void) {
-  static long apart[2];
-  apart[0] = shmem_team_translate_pe(SHMEM_TEAM_WORLD, shmem_n_pes() - 1, SHMEM_TEAM_SHARED) < 0;
-  shmem_long_broadcast(SHMEM_TEAM_WORLD, &apart[1], &apart[0], 1, 0);
+  static long served[2];
+  const int last = shmem_n_pes() - 1;
+  served[0] = last > 0 && (shmem_team_translate_pe(SHMEM_TEAM_WORLD, last, SHMEM_TEAM_SHARED) < 0 ||
+                           shmem_team_n_pes(SHMEM_TEAM_SHARED) == shmem_n_pes());
+  shmem_long_broadcast(SHMEM_TEAM_WORLD, &served[1], &served[0], 1, 0);
   const char *thread = getenv("TANDEM_PROGRESS_THREAD");
-  return apart[1] && !(thread && strcmp(thread, "off") == 0);
+  return served[1] && !(thread && strcmp(thread, "off") == 0);
 }
 
 int main(int argc, char **argv) {
@@ -250,11 +260,12 @@ int main(int argc, char **argv) {
   bl_dst = shmem_malloc(MAX_BYTES);
   src_buf = shmem_malloc(MAX_BYTES);
   const int me = shmem_my_pe(), npes = shmem_n_pes();
-  /* `nbc late`, across nodes: only the collectives whose last PE computes meanwhile (the
-   * waits of the others ring it, and its thread, on a core it shares, rests until they do:
-   * TANDEM_STATS counts both). */
+  /* `nbc late`: only the collectives whose last PE computes meanwhile (the waits of the
+   * others ring it; across nodes its thread, on a core it shares, rests until they do, and on
+   * one node it sleeps until they do: TANDEM_STATS counts both). */
   if (argc > 1 && strcmp(argv[1], "late") == 0) {
-    CHECK(last_pe_has_thread(), "nbc late: the last PE must be on another node than PE 0, with a progress thread");
+    CHECK(last_pe_has_thread(), "nbc late: the last PE must be on another node than PE 0, or every PE on one node, "
+          "with a progress thread");
     for (int i = 0; test_failures == 0 && i < 8; ++i) progress_while_computing(i % 2 ? MEDIUM : SMALL);
     shmem_barrier_all();
     if (test_failures == 0 && me == 0) printf("nbc late: passed on %d PE(s)\n", npes);

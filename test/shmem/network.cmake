@@ -77,17 +77,13 @@ endforeach()
 # do (TANDEM_STATS counts both).  Alone: a wait rings once it has gone on 200 us without a
 # gap, which a loaded machine's preemptions break (the peer's thread then serves on its own
 # after its 3 ms rest, and no ring is counted).
-foreach(what rings rests)
-  if(what STREQUAL "rings")
-    set(expected "Tandem stats: PE 0: it rang peers' doorbells [1-9][0-9]* times")
-  else()
-    set(expected "Tandem stats: PE 1: it rang peers' doorbells [0-9]+ times, and its progress thread rested [1-9][0-9]* times")
-  endif()
-  add_test(stats_nbc_${what}_np2_nodes2 bash "${TANDEM_SHMEM_SRC}/expect_output.sh" "${expected}"
-           -- taskset -c 0,1 "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/nbc" late)
-  set_tests_properties(stats_nbc_${what}_np2_nodes2 PROPERTIES LABELS "api;internode" TIMEOUT 120
-                       PROCESSORS 2 RUN_SERIAL TRUE ENVIRONMENT "TANDEM_STATS=1")
-endforeach()
+tandem_nbc_late_test(stats_nbc_rings_np2_nodes2 "Tandem stats: PE 0: it rang peers' doorbells [1-9][0-9]* times"
+                     LAUNCH taskset -c 0,1 "${OSHRUN}" --nodes 2 -n 2
+                     PROPERTIES LABELS "api;internode" PROCESSORS 2 RUN_SERIAL TRUE)
+tandem_nbc_late_test(stats_nbc_rests_np2_nodes2
+                     "Tandem stats: PE 1: it rang peers' doorbells [0-9]+ times, and its progress thread rested [1-9][0-9]* times"
+                     LAUNCH taskset -c 0,1 "${OSHRUN}" --nodes 2 -n 2
+                     PROPERTIES LABELS "api;internode" PROCESSORS 2 RUN_SERIAL TRUE)
 
 # Intra-node nbi transfers held back until quiet/fence (TANDEM_DEFER_THRESHOLD, 8K in every
 # other run): completion and ordering must hold when every one is held, and when none is.
