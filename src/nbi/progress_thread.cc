@@ -27,19 +27,14 @@ namespace {
 // memory that Tandem never uses (perf/scale.sh).
 struct Cores {
   std::vector<cpu_set_t> cpus;  // each core's CPUs, by hwloc logical index; none if unknown
-  cpu_set_t allowed;            // the CPUs this process may use
-  bool known = false;           // whether `allowed` is
 };
 
 const Cores& cores() {
   static const Cores read = [] {
     Cores c;
-    CPU_ZERO(&c.allowed);
     hwloc_topology_t t;
     if (hwloc_topology_init(&t) != 0) return c;
     if (hwloc_topology_load(t) == 0) {
-      c.known = hwloc_cpuset_to_glibc_sched_affinity(t, hwloc_topology_get_allowed_cpuset(t), &c.allowed,
-                                                     sizeof c.allowed) == 0;
       const int n = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_CORE);
       for (int i = 0; i < n; ++i) {
         hwloc_obj_t core = hwloc_get_obj_by_type(t, HWLOC_OBJ_CORE, static_cast<unsigned>(i));
@@ -71,17 +66,19 @@ bool bind_to_core(int core) {
 // PE computes, and the kernel lets a woken thread preempt a running one only once the
 // running one's slice ends (gets and fetch_adds on a computing PE across 2 virtual nodes
 // under mpirun: median 70-135 us against 27-57, worst up to 4.7 ms against 0.27;
-// perf/README.md, "A bound PE's progress thread").  The other CPUs the process may use,
-// where a PE that waits in the library yields to it; false where the PE's binding covers
-// them all.  Asked on the PE's thread before the thread starts: reading the topology opens
-// and closes descriptors, which the thread's socket watch may be reading.
+// perf/README.md, "A bound PE's progress thread").  The machine's CPUs beside those of the
+// PE's binding, where a PE that waits in the library yields to it: of a thread's affinity
+// the kernel keeps the CPUs that the process's cpuset allows, and refuses one that leaves
+// none (so where the PE's binding covers every CPU the process may use, the thread keeps
+// it).  False where the PE is bound to every CPU.  No topology needed, which takes
+// milliseconds to read.
 bool cpus_beside_pe(cpu_set_t* others) {
-  const Cores& c = cores();
   cpu_set_t pe;
-  if (!c.known || sched_getaffinity(0, sizeof pe, &pe) != 0) return false;
-  *others = c.allowed;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-    if (CPU_ISSET(cpu, &pe)) CPU_CLR(cpu, others);
+  if (sched_getaffinity(0, sizeof pe, &pe) != 0) return false;
+  const long configured = sysconf(_SC_NPROCESSORS_CONF);
+  CPU_ZERO(others);
+  for (int cpu = 0; cpu < CPU_SETSIZE && cpu < configured; ++cpu)
+    if (!CPU_ISSET(cpu, &pe)) CPU_SET(cpu, others);
   return CPU_COUNT(others) > 0;
 }
 
@@ -158,9 +155,7 @@ void ProgressThread::run_node() {
   on_progress_thread() = true;
   // Where a launcher bound the PE to its core, the thread goes to the others (where its
   // node peers wait for it): a woken thread preempts its computing PE only once the PE's
-  // slice ends (see cpus_beside_pe()).  Asked here, not in the post that started the
-  // thread: the first look at the topology takes milliseconds.  The thread's own binding is
-  // its PE's, inherited.
+  // slice ends (see cpus_beside_pe()).  The thread's own binding is its PE's, inherited.
   cpu_set_t others;
   if (cpus_beside_pe(&others)) pthread_setaffinity_np(pthread_self(), sizeof others, &others);
   // While it serves, it resumes the requests every kServeGapNs: a request that waits for

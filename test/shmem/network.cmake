@@ -55,12 +55,18 @@ tandem_shmem_run(busy_target_no_progress_thread "api;internode" 2 busy_target --
 set_tests_properties(busy_target_no_progress_thread PROPERTIES ENVIRONMENT "TANDEM_PROGRESS_THREAD=off")
 # PEs that a launcher bound to some of the machine's cores (here every PE to CPU 0, under
 # taskset): each progress thread runs on the other CPUs, not behind its computing PE; with
-# TANDEM_PROGRESS_THREAD=off no thread leaves the PE's CPUs.
+# TANDEM_PROGRESS_THREAD=off no thread leaves the PE's CPUs.  On one node too, where a PE's
+# first nonblocking collective starts its thread.
 add_test(progress_cores_np2_nodes2 taskset -c 0 "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/progress_cores")
 add_test(progress_cores_off_np2_nodes2 taskset -c 0 "${OSHRUN}" --nodes 2 -n 2 "${TANDEM_SHMEM_BIN}/progress_cores" none)
 set_tests_properties(progress_cores_np2_nodes2 progress_cores_off_np2_nodes2 PROPERTIES
                      LABELS "api;internode" TIMEOUT 90 PROCESSORS 2)
-set_tests_properties(progress_cores_off_np2_nodes2 PROPERTIES ENVIRONMENT "TANDEM_PROGRESS_THREAD=off")
+add_test(progress_cores_np2 taskset -c 0 "${OSHRUN}" -n 2 "${TANDEM_SHMEM_BIN}/progress_cores")
+add_test(progress_cores_off_np2 taskset -c 0 "${OSHRUN}" -n 2 "${TANDEM_SHMEM_BIN}/progress_cores" none)
+set_tests_properties(progress_cores_np2 progress_cores_off_np2 PROPERTIES
+                     LABELS "api" TIMEOUT 90 PROCESSORS 2)
+set_tests_properties(progress_cores_off_np2 progress_cores_off_np2_nodes2 PROPERTIES
+                     ENVIRONMENT "TANDEM_PROGRESS_THREAD=off")
 # Meanwhile PE 1's progress thread sleeps on the provider's connections and wakes when PE 0's
 # operations arrive, not by a timer (TANDEM_STATS counts those wakes): with each provider
 # that talks through sockets.
