@@ -57,12 +57,6 @@ class ProgressThread {
 // when every core has a PE.  `cores` is the machine's core count.
 int spare_core_for(int machine_index, int machine_pes, int cores);
 
-// Whether the calling thread is a progress thread.
-inline bool& on_progress_thread() {
-  thread_local bool is = false;
-  return is;
-}
-
 // Rings the bell of node peer `pe` (every node peer: -1), whose collective this PE's has
 // waited for: its progress thread, if it runs one, then serves its requests.  On one node.
 void ring_node_peer(int pe);

@@ -13,7 +13,6 @@
 #include "core/runtime.h"
 #include "core/spin_lock.h"
 #include "mem/symmetric.h"
-#include "nbi/progress_thread.h"
 
 struct shmemx_notify_req {
   enum class State { Inactive, Active, Complete };
