@@ -207,21 +207,23 @@ static void progress_while_waiting(size_t count, int testing) {
 
 /* The last PE posts a collective and then computes, reading only its own memory, until PE 0
  * says that its own request has completed; the last PE's part must be done meanwhile (by its
- * progress thread), or the two wait for each other forever.  PE 0 posts only once the last PE
- * has (it says so before it computes), so that the last PE's post cannot find PE 0's part
- * there and finish its own at once: a medium fcollect then leaves it a part to do. */
+ * progress thread), or the two wait for each other forever.  On one node PE 0 posts only
+ * once the last PE has (it says so before it computes), so that the last PE's post cannot
+ * find PE 0's part there and finish its own: a medium fcollect then leaves it a part to do.
+ * (Across nodes the word's quiet would wait for PE 0's answer, and resume the last PE's
+ * request meanwhile.) */
 static void progress_while_computing(size_t count) {
   static volatile long released = 0;
   static long posted = 0;
   const int me = shmem_my_pe(), npes = shmem_n_pes();
+  const int one_node = shmem_team_n_pes(SHMEM_TEAM_SHARED) == npes;
   long *d = (long *)nb_dst, *s = (long *)src_buf;
   for (size_t i = 0; i < count; ++i) s[i] = 3 * me + (long)i;
   shmemx_req_h req;
-  if (me == 0) shmem_long_wait_until(&posted, SHMEM_CMP_EQ, 1);
+  if (me == 0 && one_node) shmem_long_wait_until(&posted, SHMEM_CMP_EQ, 1);
   shmemx_long_fcollect_nbi(SHMEM_TEAM_WORLD, d, s, count, &req);
   if (me == npes - 1) {
-    shmem_long_atomic_set(&posted, 1, 0);
-    shmem_quiet();
+    if (one_node) shmem_long_atomic_set(&posted, 1, 0);
     while (released == 0) {
     }
   } else if (me == 0) {
