@@ -33,13 +33,6 @@ inline std::atomic<int> background_waiters{0};
 // of a node without network, which serves the requests once a node peer rang, stops when
 // the PE is back (nbi/progress_thread.cc).
 inline std::atomic<uint64_t> background_calls{0};
-// Whether the calling thread is the progress thread of a node without network, which
-// resumes the requests for its PE (nbi/progress_thread.cc) and leaves the PE's other state
-// alone.
-inline bool& on_progress_thread() {
-  thread_local bool is = false;
-  return is;
-}
 
 // A nonblocking collective's wait for a PE of another node (on its fiber, coll/nbc.h) that
 // the PE's own wait has resumed for kLateNs without that PE's part rings that PE's doorbell

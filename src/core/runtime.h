@@ -74,6 +74,14 @@ struct Runtime {
 
 inline Runtime& rt() { return Singleton<Runtime>::get(); }
 
+// Whether the calling thread is the PE's progress thread (nbi/progress_thread.h), which sets
+// it as it starts: its turns of progress are not the PE's (ofi::PeActivity), and on one node
+// it leaves the PE's unlocked state alone (notify.cc).
+inline bool& on_progress_thread() {
+  thread_local bool is = false;
+  return is;
+}
+
 // Checks common to every communication call: initialised, pe in range.
 inline void check_ready(const char* call) {
   if (__builtin_expect(!rt().initialized, 0))

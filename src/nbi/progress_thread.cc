@@ -197,7 +197,7 @@ void ProgressThread::run() {
   // 3.5-5% (perf/README.md, "What the progress thread costs").
   constexpr unsigned long kSharedCoreTimerSlackNs = 200000;
   if (!own_core) prctl(PR_SET_TIMERSLACK, kSharedCoreTimerSlackNs);
-  ofi::Transport::mark_helper_thread();
+  on_progress_thread() = true;
   // While nonblocking collectives are in flight (run_background, core/backoff.h) the thread
   // resumes them after each wake.  Where one waits for this node's memory, which no traffic
   // announces, it looks again after kLocalWaitUs; where all wait for other nodes their

@@ -141,7 +141,6 @@ class Engine {
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr, bool requests = false);
   bool rest_while_present(int64_t window_ns) { return sleep_.rest_while_present(pe_, window_ns); }
   void nudge(int pe) { sleep_.ring(pe); }
-  static void mark_helper_thread();
   bool pe_driving();
   void wake_if_sleeping() { sleep_.wake_if_sleeping(); }
   void nbi_posted() { sleep_.wake_from_long_pause(); }

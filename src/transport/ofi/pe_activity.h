@@ -7,15 +7,14 @@
 #include <cstdint>
 
 #include "core/clock.h"
+#include "core/runtime.h"
 
 namespace tandem::ofi {
 
 class PeActivity {
  public:
-  // Called by the progress thread when it starts: its turns are not the PE's.
-  static void mark_helper_thread() { helper_thread() = true; }
   // A turn of progress (a wait in the library) and a look, by a PE thread; the progress
-  // thread's own are not counted.
+  // thread's own (on_progress_thread()) are not counted.
   void count_turn() { count(turns_); }
   void count_look() { count(looks_); }
   // The progress thread: whether the PE's threads drove progress since its last question;
@@ -47,14 +46,10 @@ class PeActivity {
   int64_t since_last_ns() const { return monotonic_ns() - last_ns(); }
 
  private:
-  static bool& helper_thread() {
-    thread_local bool helper = false;
-    return helper;
-  }
   void count(std::atomic<uint64_t>& count) {
     // A plain relaxed store, no read-modify-write: the progress thread only asks whether
     // the count moved, and two PE threads that race here still move it.
-    if (helper_thread()) return;
+    if (on_progress_thread()) return;
     count.store(count.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     last_ns_.store(monotonic_ns(), std::memory_order_relaxed);
   }

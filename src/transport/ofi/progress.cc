@@ -21,8 +21,6 @@
 
 namespace tandem::ofi {
 
-void Engine::mark_helper_thread() { PeActivity::mark_helper_thread(); }
-
 bool Engine::pe_driving() { return pe_.driving(sleep_.last_pause_ns()); }
 
 ssize_t Engine::read_cq(fi_cq_data_entry* entries, ServedRequests* served) {

@@ -61,7 +61,6 @@ void Transport::wait_for_activity(int timeout_us, bool (*busy)(), bool requests)
 }
 bool Transport::rest_while_present(int64_t window_ns) { return engine_->rest_while_present(window_ns); }
 void Transport::nudge(int pe) { engine_->nudge(pe); }
-void Transport::mark_helper_thread() { Engine::mark_helper_thread(); }
 bool Transport::pe_driving() { return engine_->pe_driving(); }
 void Transport::wake_if_sleeping() { engine_->wake_if_sleeping(); }
 void Transport::nbi_posted() { engine_->nbi_posted(); }

@@ -280,8 +280,6 @@ class Transport {
   bool rest_while_present(int64_t window_ns);
   // Rings world PE `pe`'s doorbell (Runtime::nudge).
   void nudge(int pe);
-  // Called by the progress thread when it starts: its turns of progress are not the PE's.
-  static void mark_helper_thread();
   // Whether the PE's threads drove progress since the progress thread last asked: they
   // waited in the library, or looked (look(): a test, say) often enough to be spinning on
   // it (every 20 us on average), and need no help from it.  A PE that tests now and then
