@@ -85,11 +85,11 @@ endforeach()
 # after its 3 ms rest, and no ring is counted).
 tandem_nbc_late_test(stats_nbc_rings_np2_nodes2 "Tandem stats: PE 0: it rang peers' doorbells [1-9][0-9]* times"
                      LAUNCH taskset -c 0,1 "${OSHRUN}" --nodes 2 -n 2
-                     PROPERTIES LABELS "api;internode" PROCESSORS 2 RUN_SERIAL TRUE)
+                     LABELS api internode ALONE)
 tandem_nbc_late_test(stats_nbc_rests_np2_nodes2
                      "Tandem stats: PE 1: it rang peers' doorbells [0-9]+ times, and its progress thread rested [1-9][0-9]* times"
                      LAUNCH taskset -c 0,1 "${OSHRUN}" --nodes 2 -n 2
-                     PROPERTIES LABELS "api;internode" PROCESSORS 2 RUN_SERIAL TRUE)
+                     LABELS api internode ALONE)
 
 # Intra-node nbi transfers held back until quiet/fence (TANDEM_DEFER_THRESHOLD, 8K in every
 # other run): completion and ordering must hold when every one is held, and when none is.

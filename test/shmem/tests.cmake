@@ -128,20 +128,24 @@ tandem_shmem_test(nbc)
 tandem_shmem_test(nbc_progress_thread_off PROGRAM nbc ENV TANDEM_PROGRESS_THREAD=off)
 # `nbc late` (the last PE computes after posting until PE 0's request completes) with
 # TANDEM_STATS=1, passing where the output matches `expected`; LAUNCH: the launch command
-# before the program, PROPERTIES: the test's further properties.
+# before the program, LABELS: the test's labels, ALONE: it takes both of the 2 cores' CTest
+# slots and runs with no other test (its waits count time without preemption).
 function(tandem_nbc_late_test name expected)
-  cmake_parse_arguments(T "" "" "LAUNCH;PROPERTIES" ${ARGN})
+  cmake_parse_arguments(T "ALONE" "" "LAUNCH;LABELS" ${ARGN})
   add_test(${name} bash "${TANDEM_SHMEM_SRC}/expect_output.sh" "${expected}"
            -- ${T_LAUNCH} "${TANDEM_SHMEM_BIN}/nbc" late)
-  set_tests_properties(${name} PROPERTIES TIMEOUT 120 ENVIRONMENT "TANDEM_STATS=1" ${T_PROPERTIES})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120 ENVIRONMENT "TANDEM_STATS=1" LABELS "${T_LABELS}")
+  if(T_ALONE)
+    set_tests_properties(${name} PROPERTIES PROCESSORS 2 RUN_SERIAL TRUE)
+  endif()
 endfunction()
 # On one node: PE 0's waits ring the last PE's bell, and its progress thread does its part, or
 # the two wait for each other forever.
 tandem_nbc_late_test(stats_nbc_rang_np2 "Tandem stats: PE 0: it rang peers' bells [1-9][0-9]* times"
-                     LAUNCH "${OSHRUN}" -n 2 PROPERTIES LABELS "api")
+                     LAUNCH "${OSHRUN}" -n 2 LABELS api)
 tandem_nbc_late_test(stats_nbc_served_np2
                      "Tandem stats: PE 1: peers rang its bell [1-9][0-9]* times, and its progress thread resumed its requests [1-9]"
-                     LAUNCH "${OSHRUN}" -n 2 PROPERTIES LABELS "api")
+                     LAUNCH "${OSHRUN}" -n 2 LABELS api)
 tandem_shmem_test(example_cg PROGRAM example_cg ARGS 32 60 1)
 # The producer-consumer example of man 7 tandem_notify, compiled from the page.
 tandem_shmem_test(notify_example)
