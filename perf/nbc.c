@@ -25,6 +25,8 @@
  *                     posts, computes 1 ms without calling the library, then waits (per
  *                     call, the worst of those PEs): about NAME_full_us where the last PE's
  *                     part moves while it computes, over 1000 where nothing moves it
+ *  NAME_late_asleep_us  the same with the last PE asleep for 1 ms instead of computing
+ *                     (blocked elsewhere: its core free for its progress thread)
  * Post and wait are timed call by call (one collective in flight at a time); the others
  * with one timer around each loop.  Options as the other benchmarks (-m, -M, -r, -i, -x,
  * -P); -c NAME measures that collective only. */

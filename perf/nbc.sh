@@ -7,8 +7,9 @@
 # TCP themselves and are measured the same way: the most that a transport driven by the
 # CPUs can do over this machine's TCP.  The summary gives per collective and size the
 # median over the rounds of Full over the blocking routine (each round's own ratio), Post
-# (us), Overlap (%) and Late (us: a PE's wait for a peer that computes 1 ms between its post
-# and its wait), each the worst PE's.  See perf/README.md ("Nonblocking collectives").
+# (us), Overlap (%), Late (us: a PE's wait for a peer that computes 1 ms between its post
+# and its wait) and Late asleep (the same with the peer asleep instead), each the worst
+# PE's.  See perf/README.md ("Nonblocking collectives").
 #
 # Usage: perf/nbc.sh [-n ROUNDS] [-p PES] [-N NODES] [-m MIN] [-M MAX] RESULTS
 #        (defaults 3 2 2 8 4M; NODES: the virtual nodes of the across-nodes placement)
@@ -27,11 +28,11 @@ while getopts "n:p:N:m:M:s" opt; do
     m) min=$OPTARG ;;
     M) max=$OPTARG ;;
     s) summary_only=1 ;;
-    *) sed -n '12,15p' "$0" >&2; exit 2 ;;
+    *) sed -n '13,16p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { sed -n '12,15p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] || { sed -n '13,16p' "$0" >&2; exit 2; }
 out=$1
 mkdir -p "$out"
 
@@ -72,29 +73,33 @@ for placement in node nodes; do
     echo "## Across nodes: Tandem on $(sed -n 's/^virtual nodes: //p' "$out/env.txt" 2>/dev/null | grep . || echo 2) virtual nodes, MPI over --mca btl tcp,self"
   tcp=(); ls "$out"/round*-tcp-$placement.csv >/dev/null 2>&1 && tcp=("$out"/round*-tcp-$placement.csv)
   awk -F, -v libs="tandem-$placement mpi-$placement tcp-$placement" -f "$here/rounds.awk" -f <(cat <<'AWK'
-    # One library's four cells for collective c at size z: Full / blocking (the median of
-    # each round's own ratio: a round's noise moves both of its figures), Post, Overlap, Late.
+    # One library's five cells for collective c at size z: Full / blocking (the median of
+    # each round's own ratio: a round's noise moves both of its figures), Post, Overlap, Late,
+    # Late with the late PE asleep.
     function has(k) { return n[k] > 0 }
     function ratio(f, b,   i, c, x) {
       c = 0; for (i = 1; i <= n[f] && i <= n[b]; i++) if (v[b, i] > 0) x[++c] = v[f, i] / v[b, i]
       return c == 0 ? -1 : middle(x, c) }
-    function cells(lib, c, z,   f, b, p, o, l) {
+    function cells(lib, c, z,   f, b, p, o, l, a) {
       f = lib SUBSEP z SUBSEP c "_full_us"; b = lib SUBSEP z SUBSEP c "_blocking_us"
       p = lib SUBSEP z SUBSEP c "_post_us"; o = lib SUBSEP z SUBSEP c "_overlap_pct"
-      l = lib SUBSEP z SUBSEP c "_late_us"
+      l = lib SUBSEP z SUBSEP c "_late_us"; a = lib SUBSEP z SUBSEP c "_late_asleep_us"
       if (has(f) && has(b) && ratio(f, b) > 0) printf " %.2f |", ratio(f, b); else printf " |"
       if (has(p)) printf " %.1f |", median(p); else printf " |"
       if (has(o)) printf " %.0f |", median(o); else printf " |"
-      if (has(l)) printf " %.0f |", median(l); else printf " |" }
+      if (has(l)) printf " %.0f |", median(l); else printf " |"
+      if (has(a)) printf " %.0f |", median(a); else printf " |" }
     END {
       split(libs, lib, " ")
       for (i = 1; i <= nr; i++) { split(rows[i], r, SUBSEP); if (!(r[1] in listed)) { listed[r[1]] = 1; sz[++ns] = r[1] } }
       split("broadcast fcollect alltoall sum_reduce", order, " ")
       tcp = has(lib[3] SUBSEP sz[1] SUBSEP "broadcast_full_us") || has(lib[3] SUBSEP sz[1] SUBSEP "fcollect_full_us")
       for (o = 1; o <= 4; o++) { c = order[o]; if (!has(lib[1] SUBSEP sz[1] SUBSEP c "_full_us")) continue
-        printf "\n### %s\n\n| size | Tandem Full/blocking | Tandem Post us | Tandem Overlap %% | Tandem Late us | MPI Full/blocking | MPI Post us | MPI Overlap %% | MPI Late us |", c
-        if (tcp) printf " TCP Full/blocking | TCP Post us | TCP Overlap %% | TCP Late us |"
-        printf "\n|---|---|---|---|---|---|---|---|---|%s\n", tcp ? "---|---|---|---|" : ""
+        printf "\n### %s\n\n| size |", c
+        split("Tandem MPI TCP", who, " ")
+        for (w = 1; w <= (tcp ? 3 : 2); w++)
+          printf " %s Full/blocking | %s Post us | %s Overlap %% | %s Late us | %s Late asleep us |", who[w], who[w], who[w], who[w], who[w]
+        printf "\n|---|"; for (w = 1; w <= (tcp ? 3 : 2); w++) printf "---|---|---|---|---|"; print ""
         for (i = 1; i <= ns; i++) { printf "| %s |", sz[i]; cells(lib[1], c, sz[i]); cells(lib[2], c, sz[i]); if (tcp) cells(lib[3], c, sz[i]); print "" } } }
 AWK
 ) "$out"/round*-tandem-$placement.csv "$out"/round*-mpi-$placement.csv "${tcp[@]}"

@@ -112,23 +112,29 @@ static void nbc_measure(const struct nbc_lib* lib, int c, size_t size, const str
   /* A late PE: the last one posts, computes NBC_LATE_US without calling the library, then
    * waits; the others post and wait at once.  Their waits, the worst: what one PE's compute
    * costs the peers that wait for its part (the whole compute where nothing moves the
-   * collective meanwhile, its Full where something does). */
+   * collective meanwhile, its Full where something does).  Then the same with the last PE
+   * asleep for NBC_LATE_US instead (blocked elsewhere, its core free). */
   const uint64_t late_turns = perf_compute_turns(NBC_LATE_US, turns_per_us, 5);
   const long late_n = n / 50 + 5;
-  double tl[PERF_MAX_REPS];
-  for (int r = 0; r < o->reps; ++r) {
-    double waited = 0;
-    for (long i = 0; i < late_n; ++i) {
-      lib->barrier();
-      const double t0 = perf_now_us();
-      lib->post(c, size);
-      if (lib->me == npes - 1) perf_spin(late_turns);
-      lib->wait();
-      if (lib->me != npes - 1) waited += perf_now_us() - t0;
+  double tl[2][PERF_MAX_REPS];
+  for (int asleep = 0; asleep < 2; ++asleep) {
+    for (int r = 0; r < o->reps; ++r) {
+      double waited = 0;
+      for (long i = 0; i < late_n; ++i) {
+        lib->barrier();
+        const double t0 = perf_now_us();
+        lib->post(c, size);
+        if (lib->me == npes - 1) {
+          if (asleep) usleep((useconds_t)NBC_LATE_US);
+          else perf_spin(late_turns);
+        }
+        lib->wait();
+        if (lib->me != npes - 1) waited += perf_now_us() - t0;
+      }
+      tl[asleep][r] = waited / (double)late_n;
     }
-    tl[r] = waited / (double)late_n;
+    lib->max(tl[asleep], o->reps);
   }
-  lib->max(tl, o->reps);
   if (lib->me != 0) return;
   char metric[64];
   const char* name = nbc_names[c];
@@ -147,7 +153,9 @@ static void nbc_measure(const struct nbc_lib* lib, int c, size_t size, const str
   snprintf(metric, sizeof metric, "%s_overlap_pct", name);
   perf_emit_stat(size, n, metric, (struct perf_stat){pct[0], pct[1]});
   snprintf(metric, sizeof metric, "%s_late_us", name);
-  perf_emit(size, late_n, metric, tl, o->reps, 1);
+  perf_emit(size, late_n, metric, tl[0], o->reps, 1);
+  snprintf(metric, sizeof metric, "%s_late_asleep_us", name);
+  perf_emit(size, late_n, metric, tl[1], o->reps, 1);
 }
 
 /* Every collective (or `only`, nbc_only's answer) at every size of the options. */

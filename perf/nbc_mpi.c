@@ -23,6 +23,7 @@
  *  NAME_late_us       post to the end of the wait on the ranks other than the last, which
  *                     posts, computes 1 ms without calling MPI, then waits (per call, the
  *                     worst of those ranks)
+ *  NAME_late_asleep_us  the same with the last rank asleep for 1 ms instead of computing
  * Post and wait are timed call by call (one collective in flight at a time); the others
  * with one timer around each loop.  Options as the other benchmarks (-m, -M, -r, -i, -x,
  * -P); -c NAME measures that collective only. */

@@ -263,6 +263,12 @@ void runtime_init(const char* call, int requested_threads) {
     if (proxy) {
       r.present = [] { network_transport().note_present(); };
       r.nudge = [](int pe) { network_transport().nudge(pe); };
+      r.ring_node = [](int pe) {
+        if (pe >= 0) network_transport().nudge(pe);
+        else
+          for (int p : rt().local_pes)
+            if (p != rt().my_pe) network_transport().nudge(p);
+      };
       progress_thread().start(network, spare);
     }
   }
@@ -375,6 +381,7 @@ void runtime_finalize(const char* call) {
     r.look = notify::poll;
     r.present = nullptr;
     r.nudge = nullptr;
+    r.ring_node = nullptr;
     progress_thread().stop();
     r.progress_thread = false;  // once it has stopped: notify.cc locks its state while it may run
     scheduler().configure(~size_t{0}, nullptr);

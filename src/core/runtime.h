@@ -61,10 +61,10 @@ struct Runtime {
   // progress thread then serves.  Null without a progress thread.
   void (*nudge)(int pe) = nullptr;
   bool progress_thread = false;  // a progress thread serves the network when the PE does not
-  // On a node that holds every PE: this PE's bell, a word of symmetric memory that node peers
-  // ring (nbi/progress_thread.h); ring_node rings node peer `pe` (-1: every node peer), and
-  // posted starts the progress thread that sleeps on it, at a PE's first nonblocking
-  // collective.  Null across nodes, or with the thread off.
+  // The same for node peer `pe` (-1: every node peer), ring_node: across nodes it rings the
+  // peer's doorbell too; on a node that holds every PE its bell, a word of symmetric memory
+  // (this PE's: `bell`) on which the progress thread that `posted` starts at a PE's first
+  // nonblocking collective sleeps (nbi/progress_thread.h).  Null with the thread off.
   uint32_t* bell = nullptr;
   void (*ring_node)(int pe) = nullptr;
   void (*posted)() = nullptr;

@@ -172,6 +172,20 @@ static void blocking_meanwhile(shmem_team_t other) {
   CHECK(shmemx_req_test(&sync) == 1, "team_sync_nbi not complete after a barrier");
 }
 
+/* The fcollects of the progress tests below gather k * pe + i from each PE: the source, and
+ * the count of elements of nb_dst that differ from it. */
+static void fill_source(size_t count, long k) {
+  long *s = (long *)src_buf;
+  for (size_t i = 0; i < count; ++i) s[i] = k * shmem_my_pe() + (long)i;
+}
+static int gathered_wrong(size_t count, long k) {
+  const long *d = (const long *)nb_dst;
+  int bad = 0;
+  for (int r = 0; r < shmem_n_pes(); ++r)
+    for (size_t i = 0; i < count; ++i) bad += d[(size_t)r * count + i] != k * r + (long)i;
+  return bad;
+}
+
 /* Rank 0 waits for its request; the others wait for a flag that rank 0 sets only once its
  * request has completed, and then wait for theirs: their waits on the flag must move their
  * own part of the collective.  With `testing`, they spin on shmem_long_test instead: a PE
@@ -180,11 +194,10 @@ static void blocking_meanwhile(shmem_team_t other) {
 static void progress_while_waiting(size_t count, int testing) {
   static long flag = 0;
   const int me = shmem_my_pe(), npes = shmem_n_pes();
-  long *d = (long *)nb_dst, *s = (long *)src_buf;
   const long k = testing ? 5 : 1;
-  for (size_t i = 0; i < count; ++i) s[i] = k * me + (long)i;
+  fill_source(count, k);
   shmemx_req_h req;
-  shmemx_long_fcollect_nbi(SHMEM_TEAM_WORLD, d, s, count, &req);
+  shmemx_long_fcollect_nbi(SHMEM_TEAM_WORLD, (long *)nb_dst, (const long *)src_buf, count, &req);
   if (me == 0) {
     shmemx_req_wait(&req);
     for (int pe = 1; pe < npes; ++pe) shmem_long_atomic_set(&flag, 1, pe);
@@ -196,9 +209,7 @@ static void progress_while_waiting(size_t count, int testing) {
       shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 1);
     shmemx_req_wait(&req);
   }
-  int bad = 0;
-  for (int r = 0; r < npes; ++r)
-    for (size_t i = 0; i < count; ++i) bad += d[(size_t)r * count + i] != k * r + (long)i;
+  const int bad = gathered_wrong(count, k);
   CHECK(bad == 0, "fcollect_nbi of %zu completed through other %s: %d wrong", count, testing ? "tests" : "waits", bad);
   shmem_barrier_all();
   flag = 0;
@@ -217,11 +228,10 @@ static void progress_while_computing(size_t count) {
   static long posted = 0;
   const int me = shmem_my_pe(), npes = shmem_n_pes();
   const int one_node = shmem_team_n_pes(SHMEM_TEAM_SHARED) == npes;
-  long *d = (long *)nb_dst, *s = (long *)src_buf;
-  for (size_t i = 0; i < count; ++i) s[i] = 3 * me + (long)i;
+  fill_source(count, 3);
   shmemx_req_h req;
   if (me == 0 && one_node) shmem_long_wait_until(&posted, SHMEM_CMP_EQ, 1);
-  shmemx_long_fcollect_nbi(SHMEM_TEAM_WORLD, d, s, count, &req);
+  shmemx_long_fcollect_nbi(SHMEM_TEAM_WORLD, (long *)nb_dst, (const long *)src_buf, count, &req);
   if (me == npes - 1) {
     if (one_node) shmem_long_atomic_set(&posted, 1, 0);
     while (released == 0) {
@@ -232,13 +242,54 @@ static void progress_while_computing(size_t count) {
     shmem_quiet();
   }
   shmemx_req_wait(&req);
-  int bad = 0;
-  for (int r = 0; r < npes; ++r)
-    for (size_t i = 0; i < count; ++i) bad += d[(size_t)r * count + i] != 3 * r + (long)i;
+  const int bad = gathered_wrong(count, 3);
   CHECK(bad == 0, "fcollect_nbi of %zu while a PE computed: %d wrong", count, bad);
   shmem_barrier_all();
   released = 0;
   posted = 0;
+  shmem_barrier_all();
+}
+
+/* The last PE posts a collective and sleeps, leaving its core to the others, until its node
+ * peers say (through memory) that their requests have completed: where their waits need its
+ * part (a medium fcollect on 2 nodes of 2), they ring it, and its progress thread, which
+ * rests meanwhile as it does beside a computing PE, does its part; unrung, it would after its
+ * rest.  The PEs of other nodes sleep too once their requests have completed, until it says
+ * that it is awake, and all sleep a millisecond at a time: the node peers' waits run
+ * meanwhile without the gaps that would keep them from ringing. */
+static void progress_while_sleeping(size_t count) {
+  enum { kMostPes = 64 };
+  static long awake = 0;
+  static long released[kMostPes];  /* at the last PE: released[pe] once pe's request completed */
+  const int me = shmem_my_pe(), npes = shmem_n_pes(), last = npes - 1;
+  CHECK(npes <= kMostPes, "nbc late sleep: at most %d PEs", kMostPes);
+  if (npes > kMostPes) return;
+  const int peer_of_last = me != last && shmem_team_translate_pe(SHMEM_TEAM_WORLD, last, SHMEM_TEAM_SHARED) >= 0;
+  fill_source(count, 5);
+  shmemx_req_h req;
+  shmemx_long_fcollect_nbi(SHMEM_TEAM_WORLD, (long *)nb_dst, (const long *)src_buf, count, &req);
+  if (me == last) {
+    for (int pe = 0; pe < last; ++pe)
+      if (shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0)
+        while (__atomic_load_n(&released[pe], __ATOMIC_ACQUIRE) == 0) usleep(1000);
+    for (int pe = 0; pe < last; ++pe)
+      if (shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) < 0) shmem_long_p(&awake, 1, pe);
+    shmem_quiet();
+  } else {
+    shmemx_req_wait(&req);
+    if (peer_of_last) {
+      shmem_long_p(&released[me], 1, last);
+      shmem_quiet();
+    } else {
+      while (__atomic_load_n(&awake, __ATOMIC_ACQUIRE) == 0) usleep(1000);
+    }
+  }
+  shmemx_req_wait(&req);
+  const int bad = gathered_wrong(count, 5);
+  CHECK(bad == 0, "fcollect_nbi of %zu while a PE slept: %d wrong", count, bad);
+  shmem_barrier_all();
+  for (int pe = 0; pe < npes; ++pe) released[pe] = 0;
+  awake = 0;
   shmem_barrier_all();
 }
 
@@ -264,11 +315,15 @@ int main(int argc, char **argv) {
   const int me = shmem_my_pe(), npes = shmem_n_pes();
   /* `nbc late`: only the collectives whose last PE computes meanwhile (the waits of the
    * others ring it; across nodes its thread, on a core it shares, rests until they do, and on
-   * one node it sleeps until they do: TANDEM_STATS counts both). */
+   * one node it sleeps until they do: TANDEM_STATS counts both).  `nbc late sleep`: the last
+   * PE sleeps instead, until its node peers' requests have completed. */
   if (argc > 1 && strcmp(argv[1], "late") == 0) {
+    const int sleeping = argc > 2 && strcmp(argv[2], "sleep") == 0;
     CHECK(last_pe_has_thread(), "nbc late: the last PE must be on another node than PE 0, or every PE on one node, "
           "with a progress thread");
-    for (int i = 0; test_failures == 0 && i < 8; ++i) progress_while_computing(i % 2 ? MEDIUM : SMALL);
+    for (int i = 0; test_failures == 0 && i < 8; ++i)
+      if (sleeping) progress_while_sleeping(i % 2 ? MEDIUM : SMALL);
+      else progress_while_computing(i % 2 ? MEDIUM : SMALL);
     shmem_barrier_all();
     if (test_failures == 0 && me == 0) printf("nbc late: passed on %d PE(s)\n", npes);
     shmem_finalize();

@@ -128,12 +128,13 @@ tandem_shmem_test(nbc)
 tandem_shmem_test(nbc_progress_thread_off PROGRAM nbc ENV TANDEM_PROGRESS_THREAD=off)
 # `nbc late` (the last PE computes after posting until PE 0's request completes) with
 # TANDEM_STATS=1, passing where the output matches `expected`; LAUNCH: the launch command
-# before the program, LABELS: the test's labels, ALONE: it takes both of the 2 cores' CTest
-# slots and runs with no other test (its waits count time without preemption).
+# before the program, ARGS: more of the program's arguments, LABELS: the test's labels,
+# ALONE: it takes both of the 2 cores' CTest slots and runs with no other test (its waits
+# count time without preemption).
 function(tandem_nbc_late_test name expected)
-  cmake_parse_arguments(T "ALONE" "" "LAUNCH;LABELS" ${ARGN})
+  cmake_parse_arguments(T "ALONE" "" "LAUNCH;ARGS;LABELS" ${ARGN})
   add_test(${name} bash "${TANDEM_SHMEM_SRC}/expect_output.sh" "${expected}"
-           -- ${T_LAUNCH} "${TANDEM_SHMEM_BIN}/nbc" late)
+           -- ${T_LAUNCH} "${TANDEM_SHMEM_BIN}/nbc" late ${T_ARGS})
   set_tests_properties(${name} PROPERTIES TIMEOUT 120 ENVIRONMENT "TANDEM_STATS=1" LABELS "${T_LABELS}")
   if(T_ALONE)
     set_tests_properties(${name} PROPERTIES PROCESSORS 2 RUN_SERIAL TRUE)

@@ -236,6 +236,14 @@ void Engine::connect(const char* call, int pes, int my_pe, Transport::CardOf car
   timeout_.set_nudges(sleep_.rings());
 }
 
+void Engine::nudge(int pe) {
+  if (sleep_.ring(pe) || !sleep_.rings() || pe == my_pe_ || peers_.address(pe) != Peers::kUnresolved) return;
+  // A node peer, which this PE reaches through memory, has not been resolved: its card
+  // names its doorbell (once; the address goes into the address vector too, unused).
+  (void)peer_address("a nonblocking collective's wait", pe);
+  sleep_.ring(pe);
+}
+
 uint64_t Engine::resolve(const char* call, int pe, bool locked) {
   if (pe < 0 || static_cast<size_t>(pe) >= peers_.size()) fatal(call, "no PE %d in a job of %zu", pe, peers_.size());
   // The card is read outside the lock where it can be (PMIx answers from its own thread);

@@ -140,7 +140,7 @@ class Engine {
   void note_present() { pe_.count_look(); }
   void wait_for_activity(int timeout_us, bool (*busy)() = nullptr, bool requests = false);
   bool rest_while_present(int64_t window_ns) { return sleep_.rest_while_present(pe_, window_ns); }
-  void nudge(int pe) { sleep_.ring(pe); }
+  void nudge(int pe);
   bool pe_driving();
   void wake_if_sleeping() { sleep_.wake_if_sleeping(); }
   void nbi_posted() { sleep_.wake_from_long_pause(); }

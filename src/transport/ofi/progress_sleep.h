@@ -47,8 +47,11 @@ class ProgressSleep {
 
   // Peers' doorbells: whether this PE can ring them, and a ring.
   bool rings() const { return doorbell_.fd() >= 0; }
-  void ring(int pe) {
-    if (doorbell_.ring(pe)) rings_sent_.fetch_add(1, std::memory_order_relaxed);
+  // True where it rang (this PE knows `pe`'s doorbell).
+  bool ring(int pe) {
+    if (!doorbell_.ring(pe)) return false;
+    rings_sent_.fetch_add(1, std::memory_order_relaxed);
+    return true;
   }
   int wait_fd() const { return wait_fd_; }
   bool watching() const { return watch_.on(); }

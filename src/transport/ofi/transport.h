@@ -278,7 +278,9 @@ class Transport {
   // false, without resting, once the window has passed or where a peer rang since the PE was
   // last in the library (the thread then serves as usual until the PE comes back).
   bool rest_while_present(int64_t window_ns);
-  // Rings world PE `pe`'s doorbell (Runtime::nudge).
+  // Rings world PE `pe`'s doorbell (Runtime::nudge, and across nodes Runtime::ring_node): a
+  // PE of another node, or a node peer, whose doorbell this PE then learns where it had not
+  // resolved it.
   void nudge(int pe);
   // Whether the PE's threads drove progress since the progress thread last asked: they
   // waited in the library, or looked (look(): a test, say) often enough to be spinning on
