@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/fiber.h"
 #include "core/handle_table.h"
+#include "core/spin_lock.h"
 
 // shmemx_req_h points to a tandem_req: the Request that a post made.
 struct tandem_req {
@@ -45,8 +46,12 @@ struct Lane {
   Scratch scratch;  // the running request's working memory (coll::scratch)
 };
 
-// Guards the lanes and the fibers: the thread that holds it resumes them.
-std::mutex lanes_mutex;
+// Guards the lanes and the fibers: the thread that holds it resumes them.  A spin lock, as
+// the request table's: a post takes it once and a test or wait once per turn, and a std::mutex
+// cost a request alone 0.012 us more (an 8 B fcollect posted and waited on 1 PE, 2M calls, 6
+// alternating jobs: 0.170-0.183 us against 0.180-0.200).  A thread that finds it taken while
+// another resumes the fibers waits as long either way.
+SpinLock lanes_mutex;
 std::vector<std::unique_ptr<Lane>> lanes;
 
 Lane& lane_of(Team& team) {
@@ -100,7 +105,7 @@ void note_present() {
 }
 
 bool resume_if_free() {
-  std::unique_lock<std::mutex> lock(lanes_mutex, std::try_to_lock);
+  std::unique_lock<SpinLock> lock(lanes_mutex, std::try_to_lock);
   return lock.owns_lock() && run_lanes();
 }
 
@@ -152,7 +157,7 @@ shmemx_req_h post(const char* call, Team& team, const Body& body, Span dest, Spa
   Request* r = requests().create(call, body, dest, source);
   if (!r) fatal(call, "more than %d requests in flight", 1 << 20);
   {
-    std::lock_guard<std::mutex> lock(lanes_mutex);
+    std::lock_guard<SpinLock> lock(lanes_mutex);
     if (rt().config.debug) check_overlaps(call, *r);
     Lane& lane = lane_of(team);
     lane.queue.push_back(r);
@@ -199,7 +204,7 @@ void wait_all(const char* call, size_t count, shmemx_req_h* reqs) {
 
 void settle(const char* call, Team& team) {
   wait_until(call, [&] {
-    std::lock_guard<std::mutex> lock(lanes_mutex);
+    std::lock_guard<SpinLock> lock(lanes_mutex);
     for (auto& lane : lanes)
       if (lane->team == &team) return false;
     return true;
