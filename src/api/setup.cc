@@ -263,12 +263,7 @@ void runtime_init(const char* call, int requested_threads) {
     if (proxy) {
       r.present = [] { network_transport().note_present(); };
       r.nudge = [](int pe) { network_transport().nudge(pe); };
-      r.ring_node = [](int pe) {
-        if (pe >= 0) network_transport().nudge(pe);
-        else
-          for (int p : rt().local_pes)
-            if (p != rt().my_pe) network_transport().nudge(p);
-      };
+      r.ring_node = [](int pe) { rt().each_node_peer(pe, [](int p) { network_transport().nudge(p); }); };
       progress_thread().start(network, spare);
     }
   }

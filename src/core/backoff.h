@@ -161,8 +161,8 @@ class Backoff {
   void (*progress_)(const char*, AwaitedPe*);  // the network's progress, when PEs span nodes
   bool background_;  // pauses yield on a fiber and resume the requests elsewhere
   AwaitedPe awaited_;
-  int node_peer_ = -1;  // on one node, the PE the wait is for (-1: not known, any node peer)
-  LateWait late_;  // a fiber's wait for awaited_.pe, or on one node for node_peer_
+  int node_peer_ = -1;  // the node peer the wait is for (-1: not known, any node peer)
+  LateWait late_;  // a fiber's wait for awaited_.pe, or for node_peer_
 };
 
 // The updates that the network engine's own code makes to this PE's memory for other PEs

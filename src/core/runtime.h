@@ -70,6 +70,17 @@ struct Runtime {
   void (*posted)() = nullptr;
 
   bool is_local(int pe) const { return heap.peer_base[static_cast<size_t>(pe)] != nullptr; }
+  // Calls f(p) for node peer `pe`, or for every node peer where `pe` is -1 (ring_node's
+  // argument); never for this PE.
+  template <typename F>
+  void each_node_peer(int pe, F f) const {
+    if (pe >= 0) {
+      if (pe != my_pe) f(pe);
+      return;
+    }
+    for (int p : local_pes)
+      if (p != my_pe) f(p);
+  }
 };
 
 inline Runtime& rt() { return Singleton<Runtime>::get(); }

@@ -107,15 +107,12 @@ std::atomic<uint64_t> rings_sent{0};
 void ring_node_peer(int pe) {
   const Runtime& r = rt();
   const size_t at = static_cast<size_t>(reinterpret_cast<char*>(r.bell) - r.heap.base);
-  auto ring = [&](int p) {
+  r.each_node_peer(pe, [&](int p) {
     char* base = r.heap.peer_base[static_cast<size_t>(p)];
-    if (p == r.my_pe || !base) return;
+    if (!base) return;
     bell_ring(reinterpret_cast<uint32_t*>(base + at));
     rings_sent.fetch_add(1, std::memory_order_relaxed);
-  };
-  if (pe >= 0) ring(pe);
-  else
-    for (int p : r.local_pes) ring(p);
+  });
 }
 
 uint64_t node_rings_sent() { return rings_sent.load(std::memory_order_relaxed); }

@@ -172,6 +172,9 @@ static void blocking_meanwhile(shmem_team_t other) {
   CHECK(shmemx_req_test(&sync) == 1, "team_sync_nbi not complete after a barrier");
 }
 
+/* Whether world PE `pe` shares this PE's node. */
+static int on_my_node(int pe) { return shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0; }
+
 /* The fcollects of the progress tests below gather k * pe + i from each PE: the source, and
  * the count of elements of nb_dst that differ from it. */
 static void fill_source(size_t count, long k) {
@@ -264,16 +267,16 @@ static void progress_while_sleeping(size_t count) {
   const int me = shmem_my_pe(), npes = shmem_n_pes(), last = npes - 1;
   CHECK(npes <= kMostPes, "nbc late sleep: at most %d PEs", kMostPes);
   if (npes > kMostPes) return;
-  const int peer_of_last = me != last && shmem_team_translate_pe(SHMEM_TEAM_WORLD, last, SHMEM_TEAM_SHARED) >= 0;
+  const int peer_of_last = me != last && on_my_node(last);
   fill_source(count, 5);
   shmemx_req_h req;
   shmemx_long_fcollect_nbi(SHMEM_TEAM_WORLD, (long *)nb_dst, (const long *)src_buf, count, &req);
   if (me == last) {
     for (int pe = 0; pe < last; ++pe)
-      if (shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0)
+      if (on_my_node(pe))
         while (__atomic_load_n(&released[pe], __ATOMIC_ACQUIRE) == 0) usleep(1000);
     for (int pe = 0; pe < last; ++pe)
-      if (shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) < 0) shmem_long_p(&awake, 1, pe);
+      if (!on_my_node(pe)) shmem_long_p(&awake, 1, pe);
     shmem_quiet();
   } else {
     shmemx_req_wait(&req);
@@ -300,7 +303,7 @@ static void progress_while_sleeping(size_t count) {
 static int last_pe_has_thread(void) {
   static long served[2];
   const int last = shmem_n_pes() - 1;
-  served[0] = last > 0 && (shmem_team_translate_pe(SHMEM_TEAM_WORLD, last, SHMEM_TEAM_SHARED) < 0 ||
+  served[0] = last > 0 && (!on_my_node(last) ||
                            shmem_team_n_pes(SHMEM_TEAM_SHARED) == shmem_n_pes());
   shmem_long_broadcast(SHMEM_TEAM_WORLD, &served[1], &served[0], 1, 0);
   const char *thread = getenv("TANDEM_PROGRESS_THREAD");
