@@ -86,15 +86,15 @@ endforeach()
 tandem_nbc_late_test(stats_nbc_rings_np2_nodes2 "Tandem stats: PE 0: it rang peers' doorbells [1-9][0-9]* times"
                      LAUNCH taskset -c 0,1 "${OSHRUN}" --nodes 2 -n 2
                      LABELS api internode ALONE)
+tandem_nbc_late_test(stats_nbc_rests_np2_nodes2
+                     "Tandem stats: PE 1: it rang peers' doorbells [0-9]+ times, and its progress thread rested [1-9][0-9]* times"
+                     LAUNCH taskset -c 0,1 "${OSHRUN}" --nodes 2 -n 2
+                     LABELS api internode ALONE)
 # 2 nodes of 2, the last PE asleep after its post until its node peer's request completes:
 # the node peer's waits ring its doorbell (they rang none before, and its part waited for
 # the end of its thread's rest).
 tandem_nbc_late_test(stats_nbc_node_rings_np4_nodes2 "Tandem stats: PE 3: peers rang its doorbell [1-9][0-9]* times"
                      LAUNCH "${OSHRUN}" --nodes 2 -n 4 ARGS sleep LABELS api internode ALONE)
-tandem_nbc_late_test(stats_nbc_rests_np2_nodes2
-                     "Tandem stats: PE 1: it rang peers' doorbells [0-9]+ times, and its progress thread rested [1-9][0-9]* times"
-                     LAUNCH taskset -c 0,1 "${OSHRUN}" --nodes 2 -n 2
-                     LABELS api internode ALONE)
 
 # Intra-node nbi transfers held back until quiet/fence (TANDEM_DEFER_THRESHOLD, 8K in every
 # other run): completion and ordering must hold when every one is held, and when none is.
