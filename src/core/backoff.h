@@ -35,30 +35,35 @@ inline std::atomic<int> background_waiters{0};
 inline std::atomic<uint64_t> background_calls{0};
 
 // A nonblocking collective's wait for a PE (on its fiber, coll/nbc.h) that the PE's own wait
-// has resumed for kLateNs without that PE's part rings that PE's doorbell (Runtime::nudge; a
-// node peer's through Runtime::ring_node, on a node that holds every PE its bell): it may
-// have posted its part and gone off to compute, and its progress thread, which shares a core
-// with a computing PE, rests then (nbi/progress_thread.cc) until a peer says it waits or the
-// rest ends (across nodes a node peer's doorbell too, which no wait rang before: perf/nbc -n
-// 4 --nodes 2, the last PE asleep for 1 ms after its post, 6 alternating rounds: the others'
-// waits took 737-863 us for fcollect at 16-256 KiB against 1090-1177, 603-778 for sum_reduce
-// at 16-128 KiB against 1090-1092; a broadcast at 512 KiB-1 MiB 6-13% longer; geometric mean
-// over the sizes from 16 KiB 0.88).  Then again after twice as long each time, up to
-// kLateMaxNs, for a part that takes that PE more than one turn.  Each ring costs a wake of
-// that PE's thread, on a core that may be this PE's: kLateNs is long enough that a
-// collective whose data is merely on its way rings seldom (perf/nbc, 2 PEs on 2 virtual
-// nodes: rings after 50 us took a request alone to 1.1-2.1 times the blocking routine at 256
-// KiB-4 MiB), and as long as the progress thread kept off a PE that had just been in the
-// library before it rested (Engine::wait_for_activity).  On a node that holds every PE a
-// ring is a futex wake of a node peer's progress thread, which sleeps until rung
-// (nbi/progress_thread.cc): no network to watch, and a wake that finds its PE in the library
-// sleeps again at once, so the first comes after kNodeLateNs (perf/nbc, 2 PEs on one node of
-// 2 cores, 4 alternating rounds: a PE's wait for a peer that computes 1 ms after its post
-// 28-44 us at 2-128 KiB with 20 us, 49-72 us with 50 us, 122-204 us with 200 us, 458-904 us
-// without; a request alone within the rounds' noise of each).  Only the time the fiber is
-// resumed without a gap of kResumedGapNs counts: between a post and its wait the PE
-// computes, the fiber stays where it yielded, and no one waits.  due() is asked at each of
-// the wait's pauses, and says true when a ring is due.
+// has resumed for a while without that PE's part rings that PE's doorbell (Runtime::nudge):
+// the PE may have posted its part and gone off to compute, and its progress thread, which
+// shares a core with a computing PE, rests then (nbi/progress_thread.cc) until a peer says it
+// waits or the rest ends.  A wait for a node peer rings it through Runtime::ring_node.  Then
+// again after twice as long each time, up to kLateMaxNs, for a part that takes that PE more
+// than one turn.  due() is asked at each of the wait's pauses, and says true when a ring is
+// due.
+//
+// Across nodes the first ring comes after kLateNs.  Each ring costs a wake of that PE's
+// thread, on a core that may be this PE's: kLateNs is long enough that a collective whose
+// data is merely on its way rings seldom (perf/nbc, 2 PEs on 2 virtual nodes: rings after
+// 50 us took a request alone to 1.1-2.1 times the blocking routine at 256 KiB-4 MiB), and as
+// long as the progress thread kept off a PE that had just been in the library before it
+// rested (Engine::wait_for_activity).  A node peer's doorbell is rung too (perf/nbc -n 4
+// --nodes 2, the last PE asleep for 1 ms after its post, 6 alternating rounds against the
+// library that rang none: the others' waits took 737-863 us for fcollect at 16-256 KiB
+// against 1090-1177, 603-778 for sum_reduce at 16-128 KiB against 1090-1092; a broadcast at
+// 512 KiB-1 MiB 6-13% longer; geometric mean over the sizes from 16 KiB 0.88).
+//
+// On a node that holds every PE a ring is a futex wake of a node peer's progress thread,
+// which sleeps until rung (nbi/progress_thread.cc): no network to watch, and a wake that
+// finds its PE in the library sleeps again at once, so the first comes after kNodeLateNs
+// (perf/nbc, 2 PEs on one node of 2 cores, 4 alternating rounds: a PE's wait for a peer that
+// computes 1 ms after its post 28-44 us at 2-128 KiB with 20 us, 49-72 us with 50 us,
+// 122-204 us with 200 us, 458-904 us without; a request alone within the rounds' noise of
+// each).
+//
+// Only the time the fiber is resumed without a gap of kResumedGapNs counts: between a post
+// and its wait the PE computes, the fiber stays where it yielded, and no one waits.
 class LateWait {
  public:
   bool due() {
