@@ -164,6 +164,9 @@ set_tests_properties(exports PROPERTIES LABELS "api" TIMEOUT 60)
 # The rooms of src/ include only the rooms below them (README.md, Layout).
 add_test(floors bash "${TANDEM_SHMEM_SRC}/floors.sh" "${TANDEM_SRC}")
 set_tests_properties(floors PROPERTIES LABELS "docs" TIMEOUT 60)
+# Every test across virtual nodes (NAME_..._nodesN, N >= 2) is labelled internode.
+add_test(labels bash "${TANDEM_SHMEM_SRC}/labels.sh" "${TANDEM_BUILD}/test")
+set_tests_properties(labels PROPERTIES LABELS "docs" TIMEOUT 60)
 # Jobs at scale (label "scale"): 128 PEs on one node, 64 and 128 on 4 virtual nodes each pass
 # a barrier, an fcollect, reductions and an alltoall over every PE, within a bound on each
 # PE's private memory (about 1 MB on one node; across nodes 5.6 MB at 64 PEs and 6.5 MB at
@@ -289,15 +292,19 @@ foreach(kind teams windows)
 endforeach()
 set(limit_message "the call returns non-zero on every PE")
 foreach(nodes 1 2)
+  set(labels "api;negative")
+  if(nodes GREATER 1)
+    list(APPEND labels internode)
+  endif()
   add_test(limits_teams_message_np4_nodes${nodes} bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
            "tandem: warning: shmem_team_split_strided on PE 0: this PE holds 16 of the 16 live teams that TANDEM_TEAMS allows: ${limit_message}"
            -- "${OSHRUN}" --nodes ${nodes} -n 4 "${TANDEM_SHMEM_BIN}/limits" teams)
-  set_tests_properties(limits_teams_message_np4_nodes${nodes} PROPERTIES LABELS "api;negative" TIMEOUT 90
+  set_tests_properties(limits_teams_message_np4_nodes${nodes} PROPERTIES LABELS "${labels}" TIMEOUT 90
                        ENVIRONMENT "TANDEM_TEAMS=16")
   add_test(limits_windows_message_np4_nodes${nodes} bash "${TANDEM_SHMEM_SRC}/expect_output.sh"
            "tandem: warning: shmemx_win_create on PE 0: this PE holds 8 of the 8 live windows that TANDEM_WINDOWS allows: ${limit_message}"
            -- "${OSHRUN}" --nodes ${nodes} -n 4 "${TANDEM_SHMEM_BIN}/limits" windows)
-  set_tests_properties(limits_windows_message_np4_nodes${nodes} PROPERTIES LABELS "api;negative" TIMEOUT 90
+  set_tests_properties(limits_windows_message_np4_nodes${nodes} PROPERTIES LABELS "${labels}" TIMEOUT 90
                        ENVIRONMENT "TANDEM_WINDOWS=8")
 endforeach()
 # Each of 2 PEs has a slot free, not the same one.
