@@ -72,49 +72,8 @@ size_t strided_extent(const char* call, const char* what, ptrdiff_t stride, size
   return blocks == 0 ? 0 : (blocks - 1) * static_cast<size_t>(stride) + block;
 }
 
-// A get of small blocks that lie close together on a PE across nodes reads the span they
-// cover in one network operation, into a buffer here, and copies the blocks out of it:
-// there a network operation costs as much as moving kilobytes, so a get moves at most
-// kSpanGap unwanted bytes per block to save an operation per block (two PEs on 2 virtual
-// nodes getting 2048 one-byte elements 2 bytes apart from each other with shmem_char_iget:
-// 6.5 us an element one by one, 0.01 through the span).  Blocks of up to kSpanBlock bytes;
-// spans read kSpanChunk bytes at a time.  Where the network gathers small blocks instead
-// (Scheduler::get_strided), a span more than kSpanWide times the bytes wanted is left to it
-// (2 PEs on 2 virtual nodes, shmem_char_iget of 2048 bytes: 32 bytes apart, 0.012-0.014 us
-// an element through the span against 0.014-0.019 gathered; 64 apart, even; 128 apart,
-// 0.023-0.039 against 0.015-0.019; 1 KiB apart, 0.19-0.30 against 0.019-0.027).
-constexpr size_t kSpanBlock = 1024, kSpanGap = 1024, kSpanWide = 32, kSpanChunk = size_t{256} << 10;
-
-bool reads_span(size_t elem, ptrdiff_t stride, size_t block, size_t blocks) {
-  const size_t block_bytes = block * elem;
-  return blocks > 1 && block_bytes <= kSpanBlock && static_cast<size_t>(stride) * elem <= block_bytes + kSpanGap;
-}
-
-// The span read: blocks of `block` elements of size `elem`, `sst` apart at `from` (a PE
-// across nodes), `dst` apart at `dest`.
-void get_span(const char* call, Target from, char* dest, ptrdiff_t dst, ptrdiff_t sst, size_t elem, size_t block,
-              size_t blocks) {
-  thread_local std::vector<char> buffer;
-  const size_t stride_bytes = static_cast<size_t>(sst) * elem, block_bytes = block * elem;
-  const size_t per_chunk = (kSpanChunk - block_bytes) / stride_bytes + 1;  // >= 1: block_bytes <= kSpanBlock
-  for (size_t i = 0; i < blocks;) {
-    const size_t n = std::min(per_chunk, blocks - i);
-    const size_t span = (n - 1) * stride_bytes + block_bytes;
-    if (buffer.size() < span) buffer.resize(span);
-    Target t = from;
-    t.offset += i * stride_bytes;
-    scheduler().submit(call, Op{Op::Kind::Get, t, buffer.data(), span});
-    shm::copy_strided(dest + static_cast<ptrdiff_t>(i) * dst * static_cast<ptrdiff_t>(elem), dst, buffer.data(), sst,
-                      elem, block, n);
-    i += n;
-  }
-}
-
-// iput, iget, ibput and ibget (block = 1 for the i forms): each block is one Op, posted
-// without waiting; one completion wait at the end gives the blocking semantics.  Small blocks
-// to or from a PE across nodes travel packed where the network scatters and gathers them
-// (Scheduler::put_strided, get_strided), gets of small blocks close together read their span
-// instead (above); blocks without gaps at either end are one Op.
+// iput, iget, ibput and ibget (block = 1 for the i forms), through Scheduler::submit_strided;
+// one completion wait at the end, where Ops remain in flight, gives the blocking semantics.
 template <typename T>
 void strided(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T* source, ptrdiff_t dst,
              ptrdiff_t sst, size_t block, size_t blocks, int pe) {
@@ -126,33 +85,9 @@ void strided(const char* call, Op::Kind kind, shmem_ctx_t ctx, T* dest, const T*
   check_buffer(call, "source", source, source_bytes);
   const bool put = kind == Op::Kind::Put;
   const Target remote = put ? locate(call, "dest", dest, dest_bytes, pe) : locate(call, "source", source, source_bytes, pe);
-  const ptrdiff_t remote_stride = put ? dst : sst, local_stride = put ? sst : dst;
-  T* local = put ? const_cast<T*>(source) : dest;
-  if (remote.mapped) {
-    auto* mapped = reinterpret_cast<T*>(remote.mapped);
-    if (put) shm::copy_strided(remote.mapped, dst, reinterpret_cast<const char*>(source), sst, sizeof(T), block, blocks);
-    else shm::copy_strided(reinterpret_cast<char*>(dest), dst, reinterpret_cast<const char*>(mapped), sst, sizeof(T), block, blocks);
-    return;
-  }
-  if (dst == static_cast<ptrdiff_t>(block) && sst == static_cast<ptrdiff_t>(block)) {  // no gaps at either end
-    scheduler().submit_nbi(call, Op{kind, remote, local, blocks * block * sizeof(T)});
-    return scheduler().quiet(call);
-  }
-  const bool span = !put && reads_span(sizeof(T), sst, block, blocks);
-  if (!put && (!span || static_cast<size_t>(sst) > kSpanWide * block) &&
-      scheduler().get_strided(call, remote, dest, static_cast<size_t>(dst) * sizeof(T),
-                              static_cast<size_t>(sst) * sizeof(T), block * sizeof(T), blocks))
-    return;
-  if (span) return get_span(call, remote, reinterpret_cast<char*>(dest), dst, sst, sizeof(T), block, blocks);
-  if (put && scheduler().put_strided(call, remote, source, static_cast<size_t>(sst) * sizeof(T),
-                                     static_cast<size_t>(dst) * sizeof(T), block * sizeof(T), blocks))
-    return scheduler().quiet(call);
-  for (size_t i = 0; i < blocks; ++i) {
-    Target t = remote;
-    t.offset += i * static_cast<size_t>(remote_stride) * sizeof(T);
-    scheduler().submit_nbi(call, Op{kind, t, local + static_cast<ptrdiff_t>(i) * local_stride, block * sizeof(T)});
-  }
-  scheduler().quiet(call);
+  char* local = reinterpret_cast<char*>(put ? const_cast<T*>(source) : dest);
+  if (scheduler().submit_strided(call, kind, remote, local, put ? dst : sst, put ? sst : dst, sizeof(T), block, blocks))
+    scheduler().quiet(call);
 }
 
 }  // namespace

@@ -167,18 +167,27 @@ class Scheduler {
   // until which `operands` must not change.
   template <typename T>
   void atomic_array(const char* call, const Target& remote, shm::AmoOp op, const T* operands, size_t count);
-  // A strided put to a PE on another node (`remote`, not mapped) as the network's scatters
-  // (ofi::Transport::put_strided; strides and block in bytes), complete at the next quiet;
-  // false where the network takes it block by block instead.
-  bool put_strided(const char* call, const Target& remote, const void* source, size_t source_stride, size_t stride,
-                   size_t block, size_t blocks);
-  // A strided get from a PE on another node as the network's gathers
-  // (ofi::Transport::get_strided), complete on return; false where the network takes it
-  // block by block instead.
-  bool get_strided(const char* call, const Target& remote, void* dest, size_t dest_stride, size_t stride, size_t block,
-                   size_t blocks);
+  // A strided put or get (shmem_iput and its kin, the blocks of an alltoalls): `blocks`
+  // blocks of `block` elements of `elem` bytes, `remote_stride` elements apart at `remote` and
+  // `local_stride` apart at `local`.  A node peer's are copied now.  Across nodes, blocks
+  // without gaps at either end are one Op; small blocks travel packed where the network
+  // scatters and gathers them (ofi::Transport::put_strided, get_strided); gets of small
+  // blocks close together read the span they cover (see scheduler.cc); the rest is an Op a
+  // block.  Returns true where Ops remain in flight until the next quiet; a get that returns
+  // false has landed.
+  bool submit_strided(const char* call, Op::Kind kind, const Target& remote, char* local, ptrdiff_t remote_stride,
+                      ptrdiff_t local_stride, size_t elem, size_t block, size_t blocks);
 
  private:
+  // submit_strided()'s ways across nodes: the network's scatters (complete at the next
+  // quiet) and gathers (complete on return), each false where the network does not take
+  // them; and the span read of a get.
+  bool put_strided(const char* call, const Target& remote, const void* source, size_t source_stride, size_t stride,
+                   size_t block, size_t blocks);
+  bool get_strided(const char* call, const Target& remote, void* dest, size_t dest_stride, size_t stride, size_t block,
+                   size_t blocks);
+  void get_span(const char* call, const Target& from, char* dest, ptrdiff_t dst, ptrdiff_t sst, size_t elem,
+                size_t block, size_t blocks);
   template <typename T>
   static constexpr ofi::AtomicType atomic_type() {
     static_assert(sizeof(T) == 4 || sizeof(T) == 8, "AMOs are on 4- and 8-byte types");
