@@ -7,13 +7,14 @@
  * By default the routines of OpenSHMEM 1.5 on SHMEM_TEAM_WORLD are timed.  With -A, and
  * always when built against a library older than OpenSHMEM 1.5 (which has no teams), the
  * deprecated active-set routines on all PEs are timed instead (shmem_broadcast64,
- * shmem_long_sum_to_all, shmem_fcollect64, shmem_alltoall64, each call with the other of
+ * shmem_long_sum_to_all, shmem_fcollect64, shmem_alltoall64, shmem_alltoalls64, each call with the other of
  * two pSync arrays, as a program that has no barrier between its collectives must): every
  * OpenSHMEM has them, so perf/peer.sh compares two implementations on the same routines.
  *
  * CSV metrics: coll_barrier_us (size 0), coll_memcpy_us, broadcast_us (root 0, all of
  * `size`), sum_reduce_us (longs, `size` bytes of them), fcollect_us (`size` bytes from each
- * PE), alltoall_us (`size` bytes to each PE). */
+ * PE), alltoall_us (`size` bytes to each PE), alltoalls_us (`size` bytes of 64-bit elements to
+ * each PE, read contiguous and placed every second element: dst 2, sst 1). */
 #include "perf_shmem.h"
 
 #include <string.h>
@@ -35,11 +36,14 @@ static void reduce(void* d, const void* s, size_t bytes) {
 }
 static void fcollect(void* d, const void* s, size_t bytes) { shmem_fcollectmem(SHMEM_TEAM_WORLD, d, s, bytes); }
 static void alltoall(void* d, const void* s, size_t bytes) { shmem_alltoallmem(SHMEM_TEAM_WORLD, d, s, bytes); }
+static void alltoalls(void* d, const void* s, size_t bytes) {
+  shmem_int64_alltoalls(SHMEM_TEAM_WORLD, d, s, 2, 1, bytes / 8);
+}
 #endif
 
 /* The active-set forms, on every PE; sizes are whole 64-bit elements. */
-static long psync[2][SHMEM_REDUCE_SYNC_SIZE > SHMEM_ALLTOALL_SYNC_SIZE ? SHMEM_REDUCE_SYNC_SIZE
-                                                                         : SHMEM_ALLTOALL_SYNC_SIZE];
+#define PERF_MAX2(a, b) ((a) > (b) ? (a) : (b))
+static long psync[2][PERF_MAX2(SHMEM_REDUCE_SYNC_SIZE, PERF_MAX2(SHMEM_ALLTOALL_SYNC_SIZE, SHMEM_ALLTOALLS_SYNC_SIZE))];
 static long* pwrk; /* symmetric, max(count / 2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE) longs */
 static unsigned calls;
 static long* next_psync(void) { return psync[calls++ % 2]; }
@@ -54,6 +58,9 @@ static void fcollect_as(void* d, const void* s, size_t bytes) {
 }
 static void alltoall_as(void* d, const void* s, size_t bytes) {
   shmem_alltoall64(d, s, bytes / 8, 0, 0, shmem_n_pes(), next_psync());
+}
+static void alltoalls_as(void* d, const void* s, size_t bytes) {
+  shmem_alltoalls64(d, s, 2, 1, bytes / 8, 0, 0, shmem_n_pes(), next_psync());
 }
 
 /* Takes every -A out of argv (perf/peer.sh gives one, and its user may give another);
@@ -104,17 +111,17 @@ int main(int argc, char** argv) {
   /* Page-aligned, so that every implementation copies between buffers placed alike (a
    * heap's allocation headers would otherwise decide how fast memcpy runs between them). */
   char* source = shmem_align(4096, o.max_size * npes);
-  char* dest = shmem_align(4096, o.max_size * npes);
+  char* dest = shmem_align(4096, o.max_size * npes * 2); /* alltoalls: every second element */
   memset(source, me + 1, o.max_size * npes);
-  memset(dest, 0, o.max_size * npes);
+  memset(dest, 0, o.max_size * npes * 2);
   for (int k = 0; k < 2; ++k)
     for (size_t i = 0; i < sizeof psync[k] / sizeof psync[k][0]; ++i) psync[k][i] = SHMEM_SYNC_VALUE;
   const size_t wrk = o.max_size / sizeof(long) / 2 + 1;
   pwrk = shmem_malloc(sizeof(long) * (wrk > SHMEM_REDUCE_MIN_WRKDATA_SIZE ? wrk : SHMEM_REDUCE_MIN_WRKDATA_SIZE));
   times = shmem_malloc(sizeof(double) * PERF_MAX_REPS * npes);
   if (me == 0)
-    printf("# routines: %s\n", active_sets ? "active sets (broadcast64, long_sum_to_all, fcollect64, alltoall64)"
-                                            : "teams (broadcastmem, long_sum_reduce, fcollectmem, alltoallmem)");
+    printf("# routines: %s\n", active_sets ? "active sets (broadcast64, long_sum_to_all, fcollect64, alltoall64, alltoalls64)"
+                                            : "teams (broadcastmem, long_sum_reduce, fcollectmem, alltoallmem, int64_alltoalls)");
   shmem_barrier_all();
 
   double t[PERF_MAX_REPS];
@@ -122,9 +129,9 @@ int main(int argc, char** argv) {
   perf_barrier_loops(&o, n, t);
   if (me == 0) perf_emit(0, n, "coll_barrier_us", t, o.reps, 1);
 
-  collective_fn fns[4] = {broadcast_as, reduce_as, fcollect_as, alltoall_as};
+  collective_fn fns[5] = {broadcast_as, reduce_as, fcollect_as, alltoall_as, alltoalls_as};
 #if HAVE_TEAMS
-  if (!active_sets) fns[0] = broadcast, fns[1] = reduce, fns[2] = fcollect, fns[3] = alltoall;
+  if (!active_sets) fns[0] = broadcast, fns[1] = reduce, fns[2] = fcollect, fns[3] = alltoall, fns[4] = alltoalls;
 #endif
   for (size_t size = perf_first_size(&o); size <= o.max_size; size *= 2) {
     measure(me, &o, size, "coll_memcpy_us", copy, dest, source);
@@ -133,6 +140,7 @@ int main(int argc, char** argv) {
     if (size >= sizeof(long)) measure(me, &o, size, "sum_reduce_us", fns[1], dest, source);
     measure(me, &o, size, "fcollect_us", fns[2], dest, source);
     measure(me, &o, size, "alltoall_us", fns[3], dest, source);
+    if (size >= 8) measure(me, &o, size, "alltoalls_us", fns[4], dest, source);
   }
   shmem_barrier_all();
   shmem_free(times);
