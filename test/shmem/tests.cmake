@@ -126,6 +126,10 @@ tandem_shmem_test(collectives_messages PROGRAM collectives NP 2 4 ENV TANDEM_NOT
 tandem_shmem_test(nbc)
 # The same with no progress thread: the PEs' own calls (waits, tests) move the requests.
 tandem_shmem_test(nbc_progress_thread_off PROGRAM nbc ENV TANDEM_PROGRESS_THREAD=off)
+# Random batches of them on four teams that share PEs, each PE posting the teams' requests
+# in an order of its own and completing them in another, with atomics and blocking
+# collectives in between; every result checked.
+tandem_shmem_test(nbc_random NP 1 2 3 4)
 # `nbc late` (the last PE computes after posting until PE 0's request completes) with
 # TANDEM_STATS=1, passing where the output matches `expected`; LAUNCH: the launch command
 # before the program, ARGS: more of the program's arguments, LABELS: the test's labels,
