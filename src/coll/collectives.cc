@@ -45,27 +45,26 @@ void push_and_sync(Group& g, char* bank, size_t bytes, const void* data, size_t 
 
 namespace {
 
-// Copies `count` elements of `elem` bytes, `from_stride` elements apart at `from` (symmetric),
-// to `to` here, `to_stride` apart: an iget from this PE itself (Scheduler::submit_strided).
-void copy_elements(const char* call, void* to, ptrdiff_t to_stride, const void* from, ptrdiff_t from_stride,
-                   size_t elem, size_t count) {
+// Reads `count` elements of `elem` bytes, `from_stride` elements apart at `from` (symmetric)
+// on world PE `pe`, into `to` here, `to_stride` apart, as an iget reads them
+// (Scheduler::submit_strided).  Returns true when a network get was posted.
+bool get_elements(const char* call, void* to, ptrdiff_t to_stride, const void* from, ptrdiff_t from_stride,
+                  size_t elem, size_t count, int pe) {
   const size_t from_bytes = ((count - 1) * static_cast<size_t>(from_stride) + 1) * elem;
-  const Target at = locate(call, "source", from, from_bytes, rt().my_pe);
-  (void)scheduler().submit_strided(call, Op::Kind::Get, at, static_cast<char*>(to), from_stride, to_stride, elem, 1,
-                                   count);
+  const Target at = locate(call, "source", from, from_bytes, pe);
+  return scheduler().submit_strided(call, Op::Kind::Get, at, static_cast<char*>(to), from_stride, to_stride, elem, 1,
+                                    count);
 }
 
 // Block `rank` of rank r's source into block r of dest (see alltoall).  Returns true when a
-// network get was posted.  Strided blocks go as an iget's (Scheduler::submit_strided): read
+// network get was posted.  Strided blocks go as an iget's (get_elements()): read
 // an element at a time, each a network read, an alltoalls of 120000 ints took 1.0-1.2 s on 2
 // PEs of 2 virtual nodes where the alltoall took 0.3-0.5 ms (now 0.9 ms).
 bool pull_block(Group& g, void* dest, const void* source, size_t count, size_t elem, ptrdiff_t dst, ptrdiff_t sst, int r) {
   char* to = static_cast<char*>(dest) + static_cast<size_t>(r) * count * static_cast<size_t>(dst) * elem;
   const char* from = static_cast<const char*>(source) + static_cast<size_t>(g.rank()) * count * static_cast<size_t>(sst) * elem;
   if (dst == 1 && sst == 1) return pull(g.call(), to, from, count * elem, g.pe(r));
-  const size_t extent = ((count - 1) * static_cast<size_t>(sst) + 1) * elem;
-  const Target at = locate(g.call(), "source", from, extent, g.pe(r));
-  return scheduler().submit_strided(g.call(), Op::Kind::Get, at, to, sst, dst, elem, 1, count);
+  return get_elements(g.call(), to, dst, from, sst, elem, count, g.pe(r));
 }
 
 // Calls `pull_rank(r)` for every rank r of the group: the ranks on other nodes first, from
@@ -280,11 +279,11 @@ void alltoall(Group& g, void* dest, const void* source, size_t count, size_t ele
     const void* from = source;
     if (sst != 1) {
       void* packed = scratch(block * n, 0);
-      copy_elements(call, packed, 1, source, sst, elem, n * count);
+      (void)get_elements(call, packed, 1, source, sst, elem, n * count, rt().my_pe);
       from = packed;
     }
     push_all(g, bank, block, from, block);
-    copy_elements(call, dest, dst, bank, 1, elem, n * count);
+    (void)get_elements(call, dest, dst, bank, 1, elem, n * count, rt().my_pe);
     return;
   }
   if (contiguous && g.direct(block)) {
